@@ -2,18 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as account from './account';
-import type { Operation } from './types';
+import type { Operation, OperationExecute } from './types';
 
 export const resources: Record<string, Record<string, Operation>> = {
 	account: account.operations,
 };
 
-/**
- * Runs the chosen operation once per input item. The item loop, pairing, and error handling live
- * here only: an operation handles one item and returns its output items.
- */
+/** Runs the operation chosen by the Resource and Operation parameters. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const run = resources[resource]?.[operation];
@@ -23,10 +19,22 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		});
 	}
 
+	return await runForEachItem.call(this, run.execute);
+}
+
+/**
+ * Runs an operation once per input item. The item loop, pairing, and error handling live here
+ * only: an operation handles one item and returns its output items.
+ */
+export async function runForEachItem(
+	this: IExecuteFunctions,
+	execute: OperationExecute,
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const results = await run.execute.call(this, itemIndex);
+			const results = await execute.call(this, itemIndex);
 			for (const result of results) output.push({ ...result, pairedItem: { item: itemIndex } });
 		} catch (caught) {
 			const error = withItemIndex(this, caught, itemIndex);

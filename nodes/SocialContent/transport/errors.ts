@@ -12,7 +12,9 @@ export interface FailedResponse {
 /** Replaces every occurrence of the credential's secret; the secret never reaches a user. */
 export function redact(text: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return text;
-	return text.split(secret).join('[redacted]');
+	// The secret may also sit inside a JSON string, where some characters are escaped.
+	const escaped = JSON.stringify(secret).slice(1, -1);
+	return text.split(secret).join('[redacted]').split(escaped).join('[redacted]');
 }
 
 /** A web page where JSON was expected: a login page, a proxy page, an SPA's index.html. */
@@ -26,15 +28,16 @@ export function apiError(
 	message: string,
 	description: string,
 	itemIndex: number | undefined,
+	secret: string | undefined,
 ): NodeApiError {
 	const errorResponse: JsonObject = {
 		httpCode: String(response.statusCode),
 		request: `${response.method} ${response.path}`,
-		response: summarize(response.body),
+		response: JSON.parse(redact(JSON.stringify(summarize(response.body)), secret)) as JsonObject,
 	};
 	return new NodeApiError(node, errorResponse, {
-		message,
-		description,
+		message: redact(message, secret),
+		description: redact(description, secret),
 		httpCode: String(response.statusCode),
 		itemIndex,
 	});

@@ -88,7 +88,7 @@ export async function apiRequest(
 			const body = parseJson(response.body);
 			const waitMs = retryAfterMs(body, response.headers);
 			if (waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
-				throw rateLimitError(this, request, body, waitedForRateLimitMs, limits, itemIndex);
+				throw rateLimitError(this, connection, request, body, waitedForRateLimitMs, limits, itemIndex);
 			}
 			waitedForRateLimitMs += waitMs;
 			await sleep(waitMs, signal);
@@ -226,7 +226,7 @@ function statusError(
 	const said = serverMessages(response.body).map((line) => redact(line, connection.secret));
 	const saidText = said.length ? said.join('; ') : '';
 	const error = (message: string, description: string) =>
-		apiError(ctx.getNode(), response, message, description, itemIndex);
+		apiError(ctx.getNode(), response, message, description, itemIndex, connection.secret);
 
 	switch (response.statusCode) {
 		case 400:
@@ -284,6 +284,7 @@ function wrongInstanceError(
 			`The server answered ${response.statusCode} with a web page instead of the API's JSON`,
 			`The service at ${connection.host}, or a proxy in front of it, is failing. Try again later. If it persists, check that the Instance URL is the address of your instance.`,
 			itemIndex,
+			connection.secret,
 		);
 	}
 	return apiError(
@@ -292,6 +293,7 @@ function wrongInstanceError(
 		'The Instance URL serves a web page, not the API',
 		`${connection.host} answered ${response.method} ${response.path} with HTML (status ${response.statusCode}). Set the Instance URL in the credential to the address of your instance, for example https://app.example.com, without extra paths.`,
 		itemIndex,
+		connection.secret,
 	);
 }
 
@@ -307,11 +309,13 @@ function notJsonError(
 		'The service answered with something that is not JSON',
 		`${connection.host} answered ${response.method} ${response.path} with a body that is not JSON. Check that the Instance URL is the address of your instance; if it is, the service may be failing.`,
 		itemIndex,
+		connection.secret,
 	);
 }
 
 function rateLimitError(
 	ctx: ApiContext,
+	connection: Connection,
 	request: ApiRequest,
 	body: unknown,
 	waitedMs: number,
@@ -328,8 +332,22 @@ function rateLimitError(
 		`Rate limited${bucket}${limit}${retryAfter}`,
 		`Waited ${Math.round(waitedMs / 1000)} s in total, and the next wait would pass the node's "Max Rate Limit Wait" of ${Math.round(limits.maxRateLimitWaitMs / 1000)} s. Raise that option under Request Options, or send fewer items at once.`,
 		itemIndex,
+		connection.secret,
 	);
 }
+
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ECONNRESET: 'the connection was reset',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be looked up',
+	ETIMEDOUT: 'it timed out',
+	ECONNABORTED: 'it timed out',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+};
 
 function networkError(
 	ctx: ApiContext,
@@ -339,18 +357,21 @@ function networkError(
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const cause = error as { code?: string; cause?: { code?: string }; message?: string };
-	const code = cause.cause?.code ?? cause.code ?? '';
+	const code = String(cause.cause?.code ?? cause.code ?? '');
+	const reason = NETWORK_REASONS[code] ?? 'the request failed';
 	const detail = redact(String(cause.message ?? ''), connection.secret).slice(0, 200);
-	// A fresh error, not a wrap of the HTTP client's: that one carries the request's headers.
+	const tries =
+		request.method === 'GET'
+			? `It was tried ${READ_RETRY_DELAYS_MS.length + 1} times.`
+			: 'It was not retried, since it may have reached the service: check in the application before running it again.';
+	// A fresh error, not a wrap of the HTTP client's: that one carries the request's headers. The
+	// code stays out of the message, which NodeApiError would otherwise swap for a generic text.
 	return new NodeApiError(
 		ctx.getNode(),
-		{ code, message: detail },
+		{ networkErrorCode: code, detail },
 		{
-			message: `Could not reach ${connection.host}${code ? ` (${code})` : ''}`,
-			description:
-				request.method === 'GET'
-					? `${request.method} ${request.path} failed after ${READ_RETRY_DELAYS_MS.length + 1} tries: ${detail}. Check the Instance URL and that the instance is up.`
-					: `${request.method} ${request.path} failed: ${detail}. It was not retried, since it may have reached the service: check in the application before running it again.`,
+			message: `Could not reach ${connection.host}: ${reason}`,
+			description: `${request.method} ${request.path} failed${code ? ` (${code})` : ''}: ${detail}. ${tries} Check the Instance URL in the credential and that the instance is up.`,
 			itemIndex,
 		},
 	);

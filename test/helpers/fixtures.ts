@@ -1,0 +1,94 @@
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import nock from 'nock';
+
+import { ACTION_NODE_TYPE, registerNodeType, runChain, START_NODE_TYPE, type RunResult, type WorkflowNode } from './harness';
+import { PROBE_NODE_TYPE, TransportProbe } from './probeNode';
+
+registerNodeType(PROBE_NODE_TYPE, new TransportProbe());
+
+export const APP_URL = 'https://app.example.com';
+export const API_PATH = '/api/public/v1';
+/** Recognisable secrets: no test output, error or log line may contain them. */
+export const API_KEY = 'sk_live_SECRETKEY_4d9f2a';
+export const OAUTH_TOKEN = 'scapp_SECRETTOKEN_7c1e0b';
+
+export const apiKeyCredentials: Record<string, ICredentialDataDecryptedObject> = {
+	socialContentApi: { instanceUrl: APP_URL, apiKey: API_KEY },
+};
+
+export const oauth2Credentials: Record<string, ICredentialDataDecryptedObject> = {
+	socialContentOAuth2Api: {
+		instanceUrl: APP_URL,
+		clientId: 'client-123',
+		clientSecret: 'client-secret-456',
+		oauthTokenData: { access_token: OAUTH_TOKEN, token_type: 'bearer' },
+	},
+};
+
+/** nock scope on the API base, expecting the raw API key. */
+export function api(options: { token?: string } = {}): nock.Scope {
+	return nock(APP_URL, { reqheaders: { authorization: options.token ?? API_KEY } }).replyContentLength();
+}
+
+export interface ActionOptions {
+	items?: IDataObject[];
+	authentication?: 'apiKey' | 'oAuth2';
+	onError?: WorkflowNode['onError'];
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	nodeType?: string;
+}
+
+export const NODE = 'Social Content';
+
+/** Runs Start → Social Content (or another node type) with the given parameters. */
+export async function runAction(parameters: INodeParameters, options: ActionOptions = {}): Promise<RunResult> {
+	const authentication = options.authentication ?? 'apiKey';
+	const credentialType = authentication === 'apiKey' ? 'socialContentApi' : 'socialContentOAuth2Api';
+	return await runChain(
+		[
+			{ name: 'Start', type: START_NODE_TYPE },
+			{
+				name: NODE,
+				type: options.nodeType ?? ACTION_NODE_TYPE,
+				parameters: { authentication, ...parameters },
+				credentials: { [credentialType]: { id: '1', name: 'test credential' } },
+				onError: options.onError,
+			},
+		],
+		{
+			credentials: options.credentials ?? (authentication === 'apiKey' ? apiKeyCredentials : oauth2Credentials),
+			input: options.items,
+		},
+	);
+}
+
+/** Sends one request through the transport via the probe node. */
+export async function probe(
+	request: { method?: string; path: string; body?: IDataObject },
+	options: ActionOptions & { requestOptions?: IDataObject } = {},
+): Promise<RunResult> {
+	return await runAction(
+		{
+			method: request.method ?? 'GET',
+			path: request.path,
+			body: request.body ? JSON.stringify(request.body) : '',
+			requestOptions: (options.requestOptions ?? {}) as INodeParameters,
+		},
+		{ ...options, nodeType: PROBE_NODE_TYPE },
+	);
+}
+
+/** Everything a user could see of an error, as one string, to search for secrets and wording. */
+export function errorText(result: RunResult): string {
+	const error = result.error as (Error & { description?: string; context?: unknown }) | undefined;
+	if (!error) return '';
+	return [error.message, error.description ?? '', JSON.stringify(error), JSON.stringify(error.context ?? {})].join('\n');
+}
+
+beforeEach(() => {
+	nock.disableNetConnect();
+});
+
+afterEach(() => {
+	nock.cleanAll();
+});

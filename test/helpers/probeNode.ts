@@ -1,0 +1,44 @@
+/**
+ * A test-only node that sends one request through the package's transport, so transport
+ * behaviour (POST, bodies, limits) can be driven through WorkflowExecute before every operation
+ * that needs it exists. It uses the action node's own Authentication and Request Options fields.
+ */
+import type { IDataObject, IExecuteFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { runForEachItem } from '../../nodes/SocialContent/actions/router';
+import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
+import { toItems } from '../../nodes/SocialContent/actions/items';
+import { apiRequest } from '../../nodes/SocialContent/transport';
+
+export const PROBE_NODE_TYPE = 'test.transportProbe';
+
+const actionDescription = new SocialContent().description;
+
+export class TransportProbe implements INodeType {
+	description: INodeTypeDescription = {
+		...actionDescription,
+		name: 'transportProbe',
+		displayName: 'Transport Probe',
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			...actionDescription.properties,
+			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+			{ displayName: 'Path', name: 'path', type: 'string', default: '/agents/ping' },
+			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
+		],
+	};
+
+	async execute(this: IExecuteFunctions) {
+		// The real item loop and error handling, around one request.
+		return await runForEachItem.call(this, async function (this: IExecuteFunctions, itemIndex: number) {
+				const method = this.getNodeParameter('method', itemIndex) as 'GET';
+				const path = this.getNodeParameter('path', itemIndex) as string;
+				const rawBody = this.getNodeParameter('body', itemIndex, '') as string | IDataObject;
+				const body = typeof rawBody === 'string' && rawBody ? (JSON.parse(rawBody) as IDataObject) : undefined;
+				const response = await apiRequest.call(this, { method, path, body }, itemIndex);
+				return toItems(response);
+		});
+	}
+}

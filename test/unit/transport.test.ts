@@ -1,0 +1,311 @@
+import type { NodeApiError } from 'n8n-workflow';
+import nock from 'nock';
+
+import { retryAfterMs } from '../../nodes/SocialContent/transport/rateLimit';
+import { localServer, resetConnection } from '../helpers/localServer';
+import { API_KEY, API_PATH, APP_URL, api, errorText, NODE, OAUTH_TOKEN, probe } from '../helpers/fixtures';
+
+const PING = `${API_PATH}/agents/ping`;
+
+const credentialsFor = (instanceUrl: string) => ({ socialContentApi: { instanceUrl, apiKey: API_KEY } });
+
+describe('transport: success', () => {
+	test('parses JSON and returns it as the item', async () => {
+		const scope = api().get(PING).reply(200, { ok: true, organization: 'Acme', tools: ['hooks'] });
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)).toEqual([{ json: { ok: true, organization: 'Acme', tools: ['hooks'] }, pairedItem: { item: 0 } }]);
+		scope.done();
+	});
+
+	test('sends a JSON body with its content type on POST', async () => {
+		const scope = api()
+			.post(`${API_PATH}/hooks/score`, { text: 'Stop scrolling' })
+			.matchHeader('content-type', /application\/json/)
+			.reply(200, { score: 80 });
+		const result = await probe({ method: 'POST', path: '/hooks/score', body: { text: 'Stop scrolling' } });
+		expect(result.output(NODE)[0].json).toEqual({ score: 80 });
+		scope.done();
+	});
+
+	test('an empty 2xx body becomes an empty object, not an error', async () => {
+		const scope = api().delete(`${API_PATH}/posts/p1`).reply(204);
+		const result = await probe({ method: 'DELETE', path: '/posts/p1' });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].json).toEqual({});
+		scope.done();
+	});
+});
+
+describe('transport: error statuses', () => {
+	test('400 with msg: the server message, verbatim', async () => {
+		api().post(`${API_PATH}/hooks/score`).reply(400, { msg: 'text is required' });
+		const result = await probe({ method: 'POST', path: '/hooks/score', body: {} });
+		expect(result.error?.message).toBe('The service rejected the request: text is required');
+		expect((result.error as NodeApiError).httpCode).toBe('400');
+	});
+
+	test.each([
+		['an errors array of records', { errors: [{ field: 'text', message: 'must not be empty' }, { field: 'count', message: 'must be at most 10' }] }],
+		['a field map', { errors: { text: ['must not be empty'], count: 'must be at most 10' } }],
+		['a message array (class-validator style)', { message: ['text: must not be empty', 'count: must be at most 10'] }],
+	])('400 with %s: every field error listed', async (_shape, body) => {
+		api().post(`${API_PATH}/hooks/generate`).reply(400, body);
+		const result = await probe({ method: 'POST', path: '/hooks/generate', body: {} });
+		const error = result.error as NodeApiError;
+		expect(error.message).toContain('text: must not be empty');
+		expect(error.message).toContain('count: must be at most 10');
+		expect(error.description).toBe('Fix these fields and run again:\n- text: must not be empty\n- count: must be at most 10');
+	});
+
+	test('401: says the key or token was rejected and what to do, after exactly one request', async () => {
+		let calls = 0;
+		api().get(PING).times(5).reply(() => {
+			calls++;
+			return [401, ''];
+		});
+		const result = await probe({ path: '/agents/ping' });
+		const error = result.error as NodeApiError;
+		expect(error.message).toBe(
+			'The service rejected the credential (401): the API key or token is missing, wrong, or was revoked',
+		);
+		expect(error.description).toContain('reconnect');
+		expect(calls).toBe(1);
+	});
+
+	test('402: not enough credits, nothing reserved; a create is sent once', async () => {
+		let calls = 0;
+		api().post(`${API_PATH}/studio/generations`).times(3).reply(() => {
+			calls++;
+			return [402, {}];
+		});
+		const result = await probe({ method: 'POST', path: '/studio/generations', body: { formatId: 'slideshow', input: {} } });
+		expect(result.error?.message).toBe('Not enough credits for this request. Nothing was reserved or charged');
+		expect(calls).toBe(1);
+	});
+
+	test('503: the feature is not configured on this instance', async () => {
+		api().get(`${API_PATH}/studio/formats`).reply(503, { msg: 'studio disabled' });
+		const result = await probe({ path: '/studio/formats' });
+		const error = result.error as NodeApiError;
+		expect(error.message).toBe('This feature is not configured on this instance (503): studio disabled');
+		expect(error.description).toContain('app.example.com');
+	});
+
+	test('404: names the request and suggests checking the id', async () => {
+		api().get(`${API_PATH}/studio/generations/nope`).reply(404, { msg: 'not found' });
+		const result = await probe({ path: '/studio/generations/nope' });
+		expect(result.error?.message).toBe('Not found: GET /studio/generations/nope (404): not found');
+	});
+
+	test('a read is retried after 500/502/504, a bounded number of times', async () => {
+		const scope = api().get(PING).reply(502, { msg: 'bad gateway' }).get(PING).reply(500, {}).get(PING).reply(200, { ok: true });
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.output(NODE)[0].json).toEqual({ ok: true });
+		scope.done();
+	});
+
+	test('a read that keeps failing with 500 gives up after three tries', async () => {
+		let calls = 0;
+		api().get(PING).times(10).reply(() => {
+			calls++;
+			return [500, { msg: 'boom' }];
+		});
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error?.message).toBe('The service answered 500 to GET /agents/ping: boom');
+		expect(calls).toBe(3);
+	});
+
+	test('a create is never retried after a 500', async () => {
+		let calls = 0;
+		api().post(`${API_PATH}/posts`).times(3).reply(() => {
+			calls++;
+			return [500, {}];
+		});
+		const result = await probe({ method: 'POST', path: '/posts', body: { type: 'draft' } });
+		expect(result.error?.message).toBe('The service answered 500 to POST /posts');
+		expect(calls).toBe(1);
+	});
+});
+
+describe('transport: 429', () => {
+	const limited = { code: 'RATE_LIMITED', bucket: 'hooks', limit: 20, retryAfter: 0.02 };
+
+	test('waits retryAfter and retries, for a create too (the server did nothing)', async () => {
+		const scope = api()
+			.post(`${API_PATH}/posts`)
+			.reply(429, limited)
+			.post(`${API_PATH}/posts`)
+			.reply(429, limited)
+			.post(`${API_PATH}/posts`)
+			.reply(200, [{ postId: 'p1' }]);
+		const result = await probe({ method: 'POST', path: '/posts', body: { type: 'now' } });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].json).toEqual({ postId: 'p1' });
+		scope.done();
+	});
+
+	test('uses the Retry-After header when the body has no retryAfter', async () => {
+		const scope = api()
+			.get(PING)
+			.reply(429, { code: 'RATE_LIMITED' }, { 'Retry-After': '0' })
+			.get(PING)
+			.reply(200, { ok: true });
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.output(NODE)[0].json).toEqual({ ok: true });
+		scope.done();
+	});
+
+	test('past the user cap: an error naming the bucket, the limit and retryAfter', async () => {
+		let calls = 0;
+		api().get(PING).times(5).reply(() => {
+			calls++;
+			return [429, { code: 'RATE_LIMITED', bucket: 'public-api', limit: 60, retryAfter: 30 }];
+		});
+		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 5 } });
+		const error = result.error as NodeApiError;
+		expect(error.message).toBe('Rate limited on bucket "public-api" (limit 60); retryAfter 30');
+		expect(error.description).toContain('Max Rate Limit Wait');
+		expect(error.httpCode).toBe('429');
+		expect(calls).toBe(1);
+	});
+});
+
+describe('transport: wrong instance URL', () => {
+	const loginPage = '<!DOCTYPE html><html><head><title>Sign in</title></head><body>Login</body></html>';
+
+	test('an HTML page with 200 is an error, never a silent success', async () => {
+		api().get(PING).reply(200, loginPage, { 'Content-Type': 'text/html' });
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error?.message).toBe('The Instance URL serves a web page, not the API');
+		expect((result.error as NodeApiError).description).toContain('https://app.example.com');
+	});
+
+	test('HTML without an HTML content type is still caught', async () => {
+		api().get(PING).reply(200, loginPage, { 'Content-Type': 'application/json' });
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error?.message).toBe('The Instance URL serves a web page, not the API');
+	});
+
+	test('HTML with 404 gives the same advice', async () => {
+		api().get(PING).reply(404, loginPage, { 'Content-Type': 'text/html' });
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error?.message).toBe('The Instance URL serves a web page, not the API');
+	});
+
+	test('an HTML 5xx page from a proxy says the server is failing', async () => {
+		api().post(`${API_PATH}/posts`).reply(502, '<html><body>Bad Gateway</body></html>', { 'Content-Type': 'text/html' });
+		const result = await probe({ method: 'POST', path: '/posts', body: { type: 'now' } });
+		expect(result.error?.message).toBe("The server answered 502 with a web page instead of the API's JSON");
+	});
+
+	test('a 200 body that is not JSON is an error', async () => {
+		api().get(PING).reply(200, 'OK', { 'Content-Type': 'text/plain' });
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error?.message).toBe('The service answered with something that is not JSON');
+	});
+});
+
+describe('transport: network errors', () => {
+	test('a read is tried three times, then fails naming the host', async () => {
+		const server = await localServer(resetConnection);
+		nock.enableNetConnect('127.0.0.1');
+		try {
+			const result = await probe({ path: '/agents/ping' }, { credentials: credentialsFor(server.url) });
+			const host = new URL(server.url).host;
+			expect(result.error?.message).toBe(`Could not reach ${host}: the connection was reset`);
+			expect(server.requests).toEqual(Array(3).fill(`GET ${API_PATH}/agents/ping`));
+		} finally {
+			await server.close();
+		}
+	});
+
+	test('a create is sent once and the message says it was not retried', async () => {
+		const server = await localServer(resetConnection);
+		nock.enableNetConnect('127.0.0.1');
+		try {
+			const result = await probe(
+				{ method: 'POST', path: '/studio/generations', body: { formatId: 'x', input: {} } },
+				{ credentials: credentialsFor(server.url) },
+			);
+			expect(result.error?.message).toMatch(/^Could not reach 127\.0\.0\.1:\d+: the connection was reset$/);
+			expect((result.error as NodeApiError).description).toContain('It was not retried');
+			expect(server.requests).toEqual([`POST ${API_PATH}/studio/generations`]);
+		} finally {
+			await server.close();
+		}
+	});
+
+	test('a host that refuses connections', async () => {
+		nock.enableNetConnect('127.0.0.1');
+		const result = await probe(
+			{ path: '/agents/ping' },
+			{ credentials: { socialContentApi: { instanceUrl: 'http://127.0.0.1:9', apiKey: API_KEY } } },
+		);
+		expect(result.error?.message).toBe('Could not reach 127.0.0.1:9: the connection was refused');
+	});
+
+	test('an Instance URL that is not a web address', async () => {
+		const result = await probe(
+			{ path: '/agents/ping' },
+			{ credentials: { socialContentApi: { instanceUrl: 'app.example.com', apiKey: API_KEY } } },
+		);
+		expect(result.error?.message).toBe('The Instance URL in the credential is not a web address');
+		expect(result.error?.name).toBe('NodeOperationError');
+	});
+});
+
+describe('transport: secrets', () => {
+	const cases: Array<[string, () => nock.Scope]> = [
+		['400 echoing the key', () => api().get(PING).reply(400, { msg: `bad key ${API_KEY}` })],
+		['401 echoing the key', () => api().get(PING).reply(401, { msg: `invalid: ${API_KEY}` })],
+		['500 echoing the key', () => api().get(PING).times(3).reply(500, `error for ${API_KEY}`)],
+		['HTML page', () => api().get(PING).reply(200, `<html>${API_KEY}</html>`)],
+		['429 past the cap', () => api().get(PING).reply(429, { bucket: API_KEY, retryAfter: 999 })],
+	];
+
+	test.each(cases)('%s: the API key appears in no error text', async (_name, setup) => {
+		setup();
+		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 1 } });
+		expect(result.error).toBeDefined();
+		expect(errorText(result)).not.toContain(API_KEY);
+	});
+
+	test('a network error: the API key appears in no error text', async () => {
+		const server = await localServer(resetConnection);
+		nock.enableNetConnect('127.0.0.1');
+		try {
+			const result = await probe({ path: '/agents/ping' }, { credentials: credentialsFor(server.url) });
+			expect(result.error?.message).toContain('Could not reach');
+			expect(errorText(result)).not.toContain(API_KEY);
+		} finally {
+			await server.close();
+		}
+	});
+
+	test('the OAuth2 token appears in no error text', async () => {
+		api({ token: OAUTH_TOKEN }).get(PING).reply(401, { msg: `revoked ${OAUTH_TOKEN}` });
+		const result = await probe({ path: '/agents/ping' }, { authentication: 'oAuth2' });
+		expect(result.error?.message).toContain('401');
+		expect(errorText(result)).not.toContain(OAUTH_TOKEN);
+	});
+});
+
+describe('retryAfterMs', () => {
+	test.each([
+		[{ retryAfter: 2 }, {}, 2000],
+		[{ retryAfter: 0.5 }, {}, 500],
+		[{ retryAfter: '3' }, {}, 3000],
+		[{ retryAfter: 1500 }, {}, 1500],
+		[{ retryAfter: 0 }, {}, 0],
+		[{}, { 'retry-after': '4' }, 4000],
+		[{}, { 'retry-after': new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString() }, 10000],
+		[{}, {}, 1000],
+		['not json', {}, 1000],
+		[{ retryAfter: -5 }, {}, 1000],
+	])('body %j, headers %j → %d ms', (body, headers, expected) => {
+		expect(retryAfterMs(body, headers, Date.UTC(2030, 0, 1, 0, 0, 0))).toBe(expected);
+	});
+});
+
+test('APP_URL fixture is https', () => expect(APP_URL.startsWith('https://')).toBe(true));
