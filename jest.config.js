@@ -4,5 +4,6 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	testMatch: ['<rootDir>/test/**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+	setupFiles: ['<rootDir>/test/setup.ts'],
 	testTimeout: 30000,
 };

@@ -92,3 +92,9 @@ beforeEach(() => {
 afterEach(() => {
 	nock.cleanAll();
 });
+
+// Each test file loads its own copy of nock; switch this one off when the file is done, so that
+// it does not catch the next file's requests in the same worker.
+afterAll(() => {
+	nock.restore();
+});

@@ -39,8 +39,9 @@ export async function runForEachItem(
 		} catch (caught) {
 			const error = withItemIndex(this, caught, itemIndex);
 			if (!this.continueOnFail()) throw error;
+			// n8n shows `error` (message and description) and routes such items to the error output.
 			output.push({
-				json: { error: error.message, ...(error.description ? { details: error.description } : {}) },
+				json: { error: error.message },
 				error,
 				pairedItem: { item: itemIndex },
 			});

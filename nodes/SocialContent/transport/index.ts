@@ -76,6 +76,7 @@ export async function apiRequest(
 		try {
 			response = await send(this, connection, request);
 		} catch (error) {
+			if (!isNetworkError(error)) throw requestNotSentError(this, connection, error, itemIndex);
 			if (isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length) {
 				await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);
 				continue;
@@ -349,6 +350,38 @@ const NETWORK_REASONS: Record<string, string> = {
 	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
 };
 
+function networkCodeOf(error: unknown): string {
+	const cause = error as { code?: unknown; cause?: { code?: unknown } };
+	return String(cause?.cause?.code ?? cause?.code ?? '');
+}
+
+/** Whether the request went out (or tried to) and the network failed, as opposed to n8n refusing to send it. */
+function isNetworkError(error: unknown): boolean {
+	const code = networkCodeOf(error);
+	const names = [(error as Error)?.name, ((error as { cause?: Error })?.cause as Error | undefined)?.name];
+	return /^E[A-Z_]+$/.test(code) || code in NETWORK_REASONS || names.includes('AxiosError');
+}
+
+/** n8n refused to send the request, e.g. an OAuth2 credential that was never connected. */
+function requestNotSentError(
+	ctx: ApiContext,
+	connection: Connection,
+	error: unknown,
+	itemIndex: number | undefined,
+): NodeOperationError {
+	const message = redact(String((error as Error)?.message ?? error), connection.secret);
+	if (/not connected/i.test(message)) {
+		return new NodeOperationError(ctx.getNode(), 'The OAuth2 credential is not connected', {
+			itemIndex,
+			description: 'Open the Social Content OAuth2 credential and click "Connect my account".',
+		});
+	}
+	return new NodeOperationError(ctx.getNode(), `The request could not be sent: ${message}`, {
+		itemIndex,
+		description: 'Check the credential and the node\'s parameters.',
+	});
+}
+
 function networkError(
 	ctx: ApiContext,
 	connection: Connection,
@@ -356,10 +389,9 @@ function networkError(
 	error: unknown,
 	itemIndex: number | undefined,
 ): NodeApiError {
-	const cause = error as { code?: string; cause?: { code?: string }; message?: string };
-	const code = String(cause.cause?.code ?? cause.code ?? '');
+	const code = networkCodeOf(error);
 	const reason = NETWORK_REASONS[code] ?? 'the request failed';
-	const detail = redact(String(cause.message ?? ''), connection.secret).slice(0, 200);
+	const detail = redact(String((error as Error)?.message ?? ''), connection.secret).slice(0, 200);
 	const tries =
 		request.method === 'GET'
 			? `It was tried ${READ_RETRY_DELAYS_MS.length + 1} times.`

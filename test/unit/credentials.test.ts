@@ -1,0 +1,222 @@
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import nock from 'nock';
+
+import { SocialContentApi } from '../../credentials/SocialContentApi.credentials';
+import { SocialContentOAuth2Api } from '../../credentials/SocialContentOAuth2Api.credentials';
+import { apiBaseUrl, appUrl } from '../../nodes/SocialContent/transport/instanceUrl';
+import {
+	API_KEY,
+	API_PATH,
+	APP_URL,
+	apiKeyCredentials,
+	NODE,
+	OAUTH_TOKEN,
+	oauth2Credentials,
+	runAction,
+} from '../helpers/fixtures';
+import { nodeTypes, withDefaults } from '../helpers/harness';
+
+/** What the user may paste as Instance URL, and the API base it must resolve to. */
+const URL_TABLE: Array<[string, string]> = [
+	['https://app.example.com', 'https://app.example.com/api/public/v1'],
+	['https://app.example.com/', 'https://app.example.com/api/public/v1'],
+	['https://app.example.com//', 'https://app.example.com/api/public/v1'],
+	['https://app.example.com/api', 'https://app.example.com/api/public/v1'],
+	['https://app.example.com/api/', 'https://app.example.com/api/public/v1'],
+	['https://app.example.com/api/public/v1', 'https://app.example.com/api/public/v1'],
+	['https://app.example.com/api/public/v1/', 'https://app.example.com/api/public/v1'],
+	['https://app.example.com/API/Public/V1', 'https://app.example.com/api/public/v1'],
+	['  https://app.example.com  ', 'https://app.example.com/api/public/v1'],
+	['https://example.com/social', 'https://example.com/social/api/public/v1'],
+	['https://example.com/social/api/', 'https://example.com/social/api/public/v1'],
+	['http://localhost:3000', 'http://localhost:3000/api/public/v1'],
+	['http://127.0.0.1:3000/api/public/v1', 'http://127.0.0.1:3000/api/public/v1'],
+];
+
+const expressions = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes }).expression;
+
+/** Resolves a credential expression with `$credentials`, as n8n's credential tester does. */
+function resolveWithCredentials(value: string, credentials: ICredentialDataDecryptedObject): string {
+	return expressions.getSimpleParameterValue(
+		{ id: 'x', name: 'x', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} },
+		value,
+		'internal',
+		{ $credentials: credentials },
+	) as string;
+}
+
+describe('Instance URL normalisation', () => {
+	test.each(URL_TABLE)('transport: %j → %s', (typed, expected) => {
+		expect(apiBaseUrl(typed)).toBe(expected);
+	});
+
+	test.each(URL_TABLE)('credential test expression: %j → %s', (typed, expected) => {
+		const request = new SocialContentApi().test.request;
+		expect(resolveWithCredentials(request.baseURL as string, { instanceUrl: typed })).toBe(expected);
+	});
+
+	test.each(URL_TABLE)('OAuth2 URLs: %j', (typed, expected) => {
+		const app = expected.replace(API_PATH, '');
+		const resolved = withDefaults('socialContentOAuth2Api', { instanceUrl: typed });
+		expect(resolved.authUrl).toBe(`${app}/oauth/authorize`);
+		expect(resolved.accessTokenUrl).toBe(`${app}/api/oauth/token`);
+		expect(appUrl(typed)).toBe(app);
+	});
+
+	test.each([
+		'https://app.example.com/api/public/v1/',
+		'https://app.example.com/api',
+		'https://app.example.com/',
+	])('a node run with %j calls the same API path', async (instanceUrl) => {
+		const scope = nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(200, { ok: true });
+		const result = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ credentials: { socialContentApi: { instanceUrl, apiKey: API_KEY } } },
+		);
+		expect(result.output(NODE)[0].json).toEqual({ ok: true });
+		scope.done();
+	});
+});
+
+describe('API key credential', () => {
+	test('sends Authorization: <key> exactly, with no Bearer', async () => {
+		let headers: IDataObject = {};
+		const scope = nock(APP_URL)
+			.get(`${API_PATH}/agents/ping`)
+			.reply(function () {
+				headers = this.req.headers as IDataObject;
+				return [200, { ok: true }];
+			});
+		await runAction({ resource: 'account', operation: 'checkConnection' });
+		expect(headers.authorization).toBe(API_KEY);
+		expect(String(headers.authorization)).not.toMatch(/bearer/i);
+		scope.done();
+	});
+
+	test('its fields: Instance URL and a password-type API key', () => {
+		const credential = new SocialContentApi();
+		expect(credential.name).toBe('socialContentApi');
+		expect(credential.displayName).toBe('Social Content API');
+		expect(credential.properties.map((p) => p.name)).toEqual(['instanceUrl', 'apiKey']);
+		expect(credential.properties[1].typeOptions?.password).toBe(true);
+		expect(credential.authenticate).toEqual({
+			type: 'generic',
+			properties: { headers: { Authorization: '={{$credentials.apiKey}}' } },
+		});
+	});
+});
+
+describe('credential test', () => {
+	const credential = new SocialContentApi();
+
+	/** n8n's credential tester: send the test request, then fail when get(body, key) === value. */
+	async function runCredentialTest(credentials: ICredentialDataDecryptedObject) {
+		const { request, rules } = credential.test;
+		const url = `${resolveWithCredentials(request.baseURL as string, credentials)}${request.url}`;
+		const headers = { Authorization: resolveWithCredentials('={{$credentials.apiKey}}', credentials) };
+		const response = await fetch(url, { method: request.method, headers });
+		const text = await response.text();
+		let body: unknown = text;
+		try {
+			body = JSON.parse(text);
+		} catch {}
+		for (const rule of rules ?? []) {
+			if (rule.type !== 'responseSuccessBody') continue;
+			const value = (body as IDataObject)?.[rule.properties.key];
+			if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		}
+		return { status: 'OK' };
+	}
+
+	test('calls GET {instance}/api/public/v1/agents/ping with the raw key', async () => {
+		const scope = nock(APP_URL, { reqheaders: { authorization: API_KEY } })
+			.get(`${API_PATH}/agents/ping`)
+			.reply(200, { ok: true, organization: 'Acme', tools: [] });
+		expect(await runCredentialTest({ instanceUrl: `${APP_URL}/api`, apiKey: API_KEY })).toEqual({ status: 'OK' });
+		scope.done();
+	});
+
+	test('fails with a clear message when the URL serves a web page', async () => {
+		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(200, '<!doctype html><html>Login</html>', {
+			'Content-Type': 'text/html',
+		});
+		const outcome = await runCredentialTest({ instanceUrl: APP_URL, apiKey: API_KEY });
+		expect(outcome).toEqual({
+			status: 'Error',
+			message:
+				'The Instance URL serves a web page, not the API. Use the address of your instance, e.g. https://app.example.com',
+		});
+	});
+});
+
+describe('OAuth2 credential', () => {
+	test('sends the token raw through n8n\'s OAuth2 request path, with no Bearer', async () => {
+		let headers: IDataObject = {};
+		const scope = nock(APP_URL)
+			.get(`${API_PATH}/brand`)
+			.reply(function () {
+				headers = this.req.headers as IDataObject;
+				return [200, { found: false }];
+			});
+		const result = await runAction({ resource: 'account', operation: 'getBrandProfile' }, { authentication: 'oAuth2' });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].json).toEqual({ found: false });
+		expect(headers.authorization).toBe(OAUTH_TOKEN);
+		expect(String(headers.authorization)).not.toMatch(/bearer/i);
+		scope.done();
+	});
+
+	test('a 401 is not followed by a token refresh (tokens never expire): one request, "reconnect"', async () => {
+		let calls = 0;
+		nock(APP_URL)
+			.get(`${API_PATH}/brand`)
+			.times(3)
+			.reply(() => {
+				calls++;
+				return [401, {}];
+			});
+		const tokenEndpoint = nock(APP_URL).post('/api/oauth/token').reply(200, { access_token: 'new' });
+		const result = await runAction({ resource: 'account', operation: 'getBrandProfile' }, { authentication: 'oAuth2' });
+		expect(result.error?.message).toContain('401');
+		expect((result.error as { description?: string }).description).toContain('reconnect');
+		expect(calls).toBe(1);
+		expect(tokenEndpoint.isDone()).toBe(false);
+	});
+
+	test('an unconnected credential says to connect it, without sending anything', async () => {
+		const result = await runAction(
+			{ resource: 'account', operation: 'getBrandProfile' },
+			{
+				authentication: 'oAuth2',
+				credentials: {
+					socialContentOAuth2Api: { ...oauth2Credentials.socialContentOAuth2Api, oauthTokenData: undefined as unknown as string },
+				},
+			},
+		);
+		expect(result.error?.message).toBe('The OAuth2 credential is not connected');
+		expect((result.error as { description?: string }).description).toContain('Connect my account');
+	});
+
+	test('authorization code grant, client credentials in the body, PKCE toggle', () => {
+		const credential = new SocialContentOAuth2Api();
+		expect(credential.name).toBe('socialContentOAuth2Api');
+		expect(credential.extends).toEqual(['oAuth2Api']);
+		const resolved = withDefaults('socialContentOAuth2Api', { instanceUrl: APP_URL });
+		expect(resolved).toMatchObject({
+			grantType: 'authorizationCode',
+			authentication: 'body',
+			usePkce: false,
+			scope: '',
+			authUrl: `${APP_URL}/oauth/authorize`,
+			accessTokenUrl: `${APP_URL}/api/oauth/token`,
+		});
+		const pkce = credential.properties.find((p) => p.name === 'usePkce');
+		expect(pkce).toMatchObject({ type: 'boolean', displayName: 'Use PKCE' });
+	});
+});
+
+test('fixtures give both credential types', () => {
+	expect(Object.keys(apiKeyCredentials)).toEqual(['socialContentApi']);
+	expect(Object.keys(oauth2Credentials)).toEqual(['socialContentOAuth2Api']);
+});

@@ -1,0 +1,62 @@
+import nock from 'nock';
+
+import { API_PATH, api, NODE, probe, runAction } from '../helpers/fixtures';
+
+const PING = `${API_PATH}/agents/ping`;
+
+describe('per-item loop, pairing and errors', () => {
+	test('one output item per input item, each paired with its input', async () => {
+		const scope = api().get(PING).times(3).reply(200, { ok: true });
+		const result = await runAction({ resource: 'account', operation: 'checkConnection' }, { items: [{}, {}, {}] });
+		expect(result.output(NODE)).toEqual([0, 1, 2].map((item) => ({ json: { ok: true }, pairedItem: { item } })));
+		scope.done();
+	});
+
+	test('without continueOnFail, the first failure stops the node and names the item', async () => {
+		api().get(PING).reply(200, { ok: true }).get(PING).reply(401, {});
+		const result = await runAction({ resource: 'account', operation: 'checkConnection' }, { items: [{}, {}, {}] });
+		expect(result.error?.message).toContain('401');
+		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
+	});
+
+	test('continueOnFail (continueRegularOutput): failed items become error items in place', async () => {
+		api().get(PING).reply(200, { ok: true }).get(PING).reply(402, {}).get(PING).reply(200, { ok: true });
+		const result = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ items: [{}, {}, {}], onError: 'continueRegularOutput' },
+		);
+		expect(result.error).toBeUndefined();
+		const items = result.output(NODE);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items[0].json).toEqual({ ok: true });
+		expect(items[1].json).toEqual({ error: 'Not enough credits for this request. Nothing was reserved or charged' });
+		expect(items[1].error?.description).toContain('Add credits');
+		expect(items[2].json).toEqual({ ok: true });
+	});
+
+	test('error output (continueErrorOutput): failed items go to the second output', async () => {
+		api().get(PING).reply(200, { ok: true }).get(PING).reply(503, {});
+		const result = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ items: [{ n: 1 }, { n: 2 }], onError: 'continueErrorOutput' },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE, 0)).toEqual([{ json: { ok: true }, pairedItem: { item: 0 } }]);
+		const errors = result.output(NODE, 1);
+		expect(errors).toHaveLength(1);
+		expect(errors[0].json.error).toBe('This feature is not configured on this instance (503)');
+		expect(errors[0].pairedItem).toEqual({ item: 1 });
+	});
+
+	test('a failure in a probe request carries its item index too', async () => {
+		api().get(PING).reply(400, { msg: 'nope' });
+		const result = await probe({ path: '/agents/ping' }, { items: [{}] });
+		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
+	});
+
+	test('an unknown operation is a clear NodeOperationError', async () => {
+		const result = await runAction({ resource: 'account', operation: 'explode' });
+		expect(result.error?.message).toBe('The operation "explode" of "account" is not supported');
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+});
