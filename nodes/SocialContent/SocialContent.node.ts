@@ -7,8 +7,14 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as account from './actions/account';
+import * as channel from './actions/channel';
+import * as hook from './actions/hook';
+import * as media from './actions/media';
+import * as post from './actions/post';
 import { router } from './actions/router';
+import * as studio from './actions/studio';
 import { authenticationProperty, credentialsFor, requestOptionsProperty } from './descriptions';
+import { listSearch, loadOptions } from './methods';
 
 export class SocialContent implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,13 +37,27 @@ export class SocialContent implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Account', value: 'account' }],
-				default: 'account',
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Channel', value: 'channel' },
+					{ name: 'Hook', value: 'hook' },
+					{ name: 'Media', value: 'media' },
+					{ name: 'Post', value: 'post' },
+					{ name: 'Studio', value: 'studio' },
+				],
+				default: 'post',
 			},
 			...account.description,
+			...channel.description,
+			...hook.description,
+			...media.description,
+			...post.description,
+			...studio.description,
 			requestOptionsProperty,
 		],
 	};
+
+	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

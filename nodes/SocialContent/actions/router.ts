@@ -2,10 +2,20 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as account from './account';
+import * as channel from './channel';
+import * as hook from './hook';
+import * as media from './media';
+import * as post from './post';
+import * as studio from './studio';
 import type { Operation, OperationExecute } from './types';
 
 export const resources: Record<string, Record<string, Operation>> = {
 	account: account.operations,
+	channel: channel.operations,
+	hook: hook.operations,
+	media: media.operations,
+	post: post.operations,
+	studio: studio.operations,
 };
 
 /** Runs the operation chosen by the Resource and Operation parameters. */

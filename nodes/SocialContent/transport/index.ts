@@ -65,31 +65,100 @@ export async function apiRequest(
 	itemIndex?: number,
 ): Promise<unknown> {
 	const connection = await connectionOf(this, itemIndex);
-	const limits = limitsOf(this, itemIndex);
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		baseURL: connection.baseURL,
+		url: request.path,
+		qs: request.qs,
+		body: request.body,
+		headers: { Accept: 'application/json' },
+		// Read the body as text ourselves: a web page must never pass for a successful answer.
+		encoding: 'text',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	const response = await exchange(this, connection, request, itemIndex, async () => await sendAuthenticated(this, connection, options));
+	return readBody(this, connection, request, response, itemIndex);
+}
+
+export interface DownloadedFile {
+	data: Buffer;
+	mimeType: string | undefined;
+	/** The file name from Content-Disposition or the URL's last segment. */
+	fileName: string | undefined;
+}
+
+/**
+ * Downloads a file the service points to (a studio output, a media library file). A path is
+ * resolved against the instance; the credential is sent only to the instance's own origin, never
+ * to another host (a CDN, a storage bucket).
+ */
+export async function downloadFile(this: ApiContext, location: string, itemIndex?: number): Promise<DownloadedFile> {
+	const connection = await connectionOf(this, itemIndex);
+	const url = new URL(location, `${connection.baseURL.replace(/\/api\/public\/v1$/, '')}/`);
+	const request: ApiRequest = { method: 'GET', path: url.pathname };
+	const options: IHttpRequestOptions = {
+		method: 'GET',
+		url: url.toString(),
+		encoding: 'arraybuffer',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	const sameOrigin = url.origin === new URL(connection.baseURL).origin;
+	const response = await exchange(this, connection, request, itemIndex, async () =>
+		sameOrigin
+			? await sendAuthenticated(this, connection, options)
+			: ((await this.helpers.httpRequest(options)) as RawResponse),
+	);
+	const data = Buffer.from(response.body as unknown as ArrayBuffer);
+	if (response.statusCode < 200 || response.statusCode >= 300) {
+		throw statusError(this, connection, { statusCode: response.statusCode, body: parseJson(data.toString('utf8')), method: 'GET', path: url.pathname }, itemIndex);
+	}
+	const disposition = String(response.headers['content-disposition'] ?? '');
+	const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
+	const lastSegment = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '');
+	const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
+	return { data, mimeType: contentType || undefined, fileName: named ?? (lastSegment || undefined) };
+}
+
+/**
+ * Sends a request until it has an answer worth reading: waits out 429s (any method, bounded by
+ * the node's Max Rate Limit Wait) and retries reads that were lost or hit 500/502/504.
+ */
+async function exchange(
+	ctx: ApiContext,
+	connection: Connection,
+	request: ApiRequest,
+	itemIndex: number | undefined,
+	sendOnce: () => Promise<RawResponse>,
+): Promise<RawResponse> {
+	const limits = limitsOf(ctx, itemIndex);
 	const isRead = request.method === 'GET';
-	const signal = cancelSignalOf(this);
+	const signal = cancelSignalOf(ctx);
 	let waitedForRateLimitMs = 0;
 	let readRetries = 0;
 
 	for (;;) {
 		let response: RawResponse;
 		try {
-			response = await send(this, connection, request);
+			response = await sendOnce();
 		} catch (error) {
-			if (!isNetworkError(error)) throw requestNotSentError(this, connection, error, itemIndex);
+			if (!isNetworkError(error)) throw requestNotSentError(ctx, connection, error, itemIndex);
 			if (isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length) {
 				await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);
 				continue;
 			}
-			throw networkError(this, connection, request, error, itemIndex);
+			throw networkError(ctx, connection, request, error, itemIndex);
 		}
 
 		const { statusCode } = response;
 		if (statusCode === 429) {
-			const body = parseJson(response.body);
+			const body = parseJson(bodyText(response));
 			const waitMs = retryAfterMs(body, response.headers);
 			if (waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
-				throw rateLimitError(this, connection, request, body, waitedForRateLimitMs, limits, itemIndex);
+				throw rateLimitError(ctx, connection, request, body, waitedForRateLimitMs, limits, itemIndex);
 			}
 			waitedForRateLimitMs += waitMs;
 			await sleep(waitMs, signal);
@@ -99,8 +168,15 @@ export async function apiRequest(
 			await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);
 			continue;
 		}
-		return readBody(this, connection, request, response, itemIndex);
+		return response;
 	}
+}
+
+function bodyText(response: RawResponse): string {
+	const body = response.body as unknown;
+	if (typeof body === 'string') return body;
+	if (body instanceof ArrayBuffer || Buffer.isBuffer(body)) return Buffer.from(body as ArrayBuffer).toString('utf8');
+	return String(body ?? '');
 }
 
 interface Connection {
@@ -156,20 +232,11 @@ function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 }
 
-async function send(ctx: ApiContext, connection: Connection, request: ApiRequest): Promise<RawResponse> {
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		baseURL: connection.baseURL,
-		url: request.path,
-		qs: request.qs,
-		body: request.body,
-		headers: { Accept: 'application/json' },
-		// Read the body as text ourselves: a web page must never pass for a successful answer.
-		encoding: 'text',
-		json: false,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-	};
+async function sendAuthenticated(
+	ctx: ApiContext,
+	connection: Connection,
+	options: IHttpRequestOptions,
+): Promise<RawResponse> {
 	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, connection.credentialType, options, {
 		// Sends the OAuth2 token raw. Tokens never expire, so there is nothing to refresh: a 401
 		// means the app was revoked, and n8n's refresh path would re-add "Bearer".
@@ -192,7 +259,7 @@ function readBody(
 	response: RawResponse,
 	itemIndex: number | undefined,
 ): unknown {
-	const text = typeof response.body === 'string' ? response.body : String(response.body ?? '');
+	const text = bodyText(response);
 	const contentType = String(response.headers['content-type'] ?? '');
 	const failed: FailedResponse = {
 		statusCode: response.statusCode,

@@ -1,0 +1,21 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { channelLocator } from '../shared/channels';
+import { locatorId } from '../shared/parameters';
+
+export const description: INodeProperties[] = [
+	channelLocator({ resource: ['channel'], operation: ['disconnect'] }, 'The channel to disconnect'),
+];
+
+/** DELETE /integrations/:id. The answer is not in the spec: the output confirms the id. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const id = locatorId(this, 'channel', 'channel', itemIndex);
+	const response = await apiRequest.call(
+		this,
+		{ method: 'DELETE', path: `/integrations/${encodeURIComponent(id)}` },
+		itemIndex,
+	);
+	const extra = response && typeof response === 'object' && !Array.isArray(response) ? (response as IDataObject) : {};
+	return [{ json: { ...extra, id, disconnected: true } }];
+}

@@ -1,0 +1,25 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { toItems } from '../items';
+import { channelLocator } from '../shared/channels';
+import { locatorId } from '../shared/parameters';
+import { analyticsDateField, analyticsQuery } from './analyticsDate';
+
+const show = { resource: ['channel'], operation: ['getAnalytics'] };
+
+export const description: INodeProperties[] = [
+	channelLocator(show, 'The channel to read analytics for'),
+	analyticsDateField(show),
+];
+
+/** GET /analytics/:integration?date=: one item per metric when the service sends a list. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const id = locatorId(this, 'channel', 'channel', itemIndex);
+	const response = await apiRequest.call(
+		this,
+		{ method: 'GET', path: `/analytics/${encodeURIComponent(id)}`, qs: analyticsQuery(this, itemIndex) },
+		itemIndex,
+	);
+	return toItems(response);
+}

@@ -1,0 +1,54 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { requiredText } from '../shared/parameters';
+
+const show = { resource: ['channel'], operation: ['getConnectUrl'] };
+
+export const description: INodeProperties[] = updateDisplayOptions({ show }, [
+	{
+		displayName: 'Provider',
+		name: 'provider',
+		type: 'options',
+		options: [
+			{ name: 'Bluesky', value: 'bluesky' },
+			{ name: 'Custom', value: 'custom' },
+			{ name: 'Facebook', value: 'facebook' },
+			{ name: 'Instagram', value: 'instagram' },
+			{ name: 'LinkedIn', value: 'linkedin' },
+			{ name: 'LinkedIn Page', value: 'linkedin-page' },
+			{ name: 'Pinterest', value: 'pinterest' },
+			{ name: 'Threads', value: 'threads' },
+			{ name: 'TikTok', value: 'tiktok' },
+			{ name: 'X (Twitter)', value: 'x' },
+			{ name: 'YouTube', value: 'youtube' },
+		],
+		default: 'x',
+		description: 'The network to connect. Choose Custom for one not in the list.',
+	},
+	{
+		displayName: 'Custom Provider',
+		name: 'customProvider',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. mastodon',
+		displayOptions: { show: { provider: ['custom'] } },
+	},
+]);
+
+/** GET /social/:provider: a sign-in URL to open in a browser to connect a channel. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const chosen = this.getNodeParameter('provider', itemIndex) as string;
+	const provider = chosen === 'custom' ? requiredText(this, 'customProvider', 'Custom Provider', itemIndex) : chosen;
+	const response = await apiRequest.call(
+		this,
+		{ method: 'GET', path: `/social/${encodeURIComponent(provider)}` },
+		itemIndex,
+	);
+	// Not in the spec beyond "a sign-in URL": a bare string becomes `{ url }`.
+	const json: IDataObject =
+		typeof response === 'string' ? { url: response } : { ...(response as IDataObject) };
+	json.url ??= (json.signInUrl ?? json.authUrl ?? json.link) as string | undefined;
+	return [{ json: { provider, ...json } }];
+}

@@ -1,0 +1,34 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { toItems } from '../items';
+import { requiredText } from '../shared/parameters';
+import { analyticsDateField, analyticsQuery } from './analyticsDate';
+
+const show = { resource: ['channel'], operation: ['getPostAnalytics'] };
+
+export const description: INodeProperties[] = [
+	...updateDisplayOptions({ show }, [
+		{
+			displayName: 'Post ID',
+			name: 'postId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'The postId returned by Create Post',
+		},
+	]),
+	analyticsDateField(show),
+];
+
+/** GET /analytics/post/:postId?date=. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const postId = requiredText(this, 'postId', 'Post ID', itemIndex);
+	const response = await apiRequest.call(
+		this,
+		{ method: 'GET', path: `/analytics/post/${encodeURIComponent(postId)}`, qs: analyticsQuery(this, itemIndex) },
+		itemIndex,
+	);
+	return toItems(response);
+}

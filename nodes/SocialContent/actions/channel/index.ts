@@ -1,0 +1,43 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Operation } from '../types';
+import * as disconnect from './disconnect.operation';
+import * as getAnalytics from './getAnalytics.operation';
+import * as getConnectUrl from './getConnectUrl.operation';
+import * as getPostAnalytics from './getPostAnalytics.operation';
+import * as isConnected from './isConnected.operation';
+import * as list from './list.operation';
+
+export const operations: Record<string, Operation> = {
+	list,
+	getConnectUrl,
+	isConnected,
+	disconnect,
+	getAnalytics,
+	getPostAnalytics,
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['channel'] } },
+		options: [
+			{ name: 'Disconnect', value: 'disconnect', description: 'Disconnect a channel', action: 'Disconnect a channel' },
+			{ name: 'Get Analytics', value: 'getAnalytics', description: 'Get analytics of a channel', action: 'Get channel analytics' },
+			{ name: 'Get Connect URL', value: 'getConnectUrl', description: 'Get a sign-in URL to connect a new channel', action: 'Get a connect URL' },
+			{ name: 'Get Post Analytics', value: 'getPostAnalytics', description: 'Get analytics of a published post', action: 'Get post analytics' },
+			{ name: 'Is Connected', value: 'isConnected', description: 'Tell whether any channel is connected', action: 'Check if a channel is connected' },
+			{ name: 'List', value: 'list', description: 'List the connected channels', action: 'List channels' },
+		],
+		default: 'list',
+	},
+	...list.description,
+	...getConnectUrl.description,
+	...isConnected.description,
+	...disconnect.description,
+	...getAnalytics.description,
+	...getPostAnalytics.description,
+];

@@ -1,0 +1,45 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { toItems } from '../items';
+import { requiredText } from '../shared/parameters';
+import { platformFields, platformValue } from '../shared/platform';
+
+const show = { resource: ['hook'], operation: ['score'] };
+
+export const description: INodeProperties[] = [
+	...updateDisplayOptions({ show }, [
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+			placeholder: 'e.g. Stop scrolling: this one habit doubled my reach',
+			description: 'The hook to score',
+		},
+	]),
+	...platformFields(show),
+	...updateDisplayOptions({ show }, [
+		{
+			displayName: 'Audience ID',
+			name: 'audienceId',
+			type: 'string',
+			default: '',
+			description: 'Score for one of the brand profile\'s audiences (optional)',
+		},
+	]),
+];
+
+/** POST /hooks/score: score, pattern, strengths, fixes, rewrite, breakdown, benchmark. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const body: IDataObject = { text: requiredText(this, 'text', 'Text', itemIndex) };
+	const platform = platformValue(this, itemIndex);
+	if (platform) body.platform = platform;
+	const audienceId = (this.getNodeParameter('audienceId', itemIndex, '') as string).trim();
+	if (audienceId) body.audienceId = audienceId;
+	const response = await apiRequest.call(this, { method: 'POST', path: '/hooks/score', body }, itemIndex);
+	return toItems(response);
+}

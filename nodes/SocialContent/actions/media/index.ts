@@ -1,0 +1,27 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Operation } from '../types';
+import * as importFromUrl from './importFromUrl.operation';
+import * as list from './list.operation';
+import * as upload from './upload.operation';
+
+export const operations: Record<string, Operation> = { upload, importFromUrl, list };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['media'] } },
+		options: [
+			{ name: 'Import From URL', value: 'importFromUrl', description: 'Import a file from a public URL', action: 'Import media from a URL' },
+			{ name: 'List', value: 'list', description: 'List the media library', action: 'List media' },
+			{ name: 'Upload', value: 'upload', description: 'Upload a file from a binary field', action: 'Upload media' },
+		],
+		default: 'upload',
+	},
+	...upload.description,
+	...importFromUrl.description,
+	...list.description,
+];

@@ -1,0 +1,27 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { requiredText } from '../shared/parameters';
+
+const show = { resource: ['post'], operation: ['delete'] };
+
+export const description: INodeProperties[] = updateDisplayOptions({ show }, [
+	{
+		displayName: 'Post ID',
+		name: 'postId',
+		type: 'string',
+		default: '',
+		required: true,
+		description:
+			'The post to delete. This deletes its whole group: the same post on every channel it was created for.',
+	},
+]);
+
+/** DELETE /posts/:id. The answer is not in the spec: the output confirms the id. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const id = requiredText(this, 'postId', 'Post ID', itemIndex);
+	const response = await apiRequest.call(this, { method: 'DELETE', path: `/posts/${encodeURIComponent(id)}` }, itemIndex);
+	const extra = response && typeof response === 'object' && !Array.isArray(response) ? (response as IDataObject) : {};
+	return [{ json: { ...extra, id, deleted: true } }];
+}

@@ -1,0 +1,19 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { channelLocator } from '../shared/channels';
+import { normaliseDates } from '../shared/dates';
+import { locatorId } from '../shared/parameters';
+
+export const description: INodeProperties[] = [
+	channelLocator({ resource: ['post'], operation: ['findFreeSlot'] }, 'The channel to find the next free time for'),
+];
+
+/** GET /find-slot/:id. Not in the spec: a bare date becomes `{ date }`, as ISO with `Z`. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const id = locatorId(this, 'channel', 'channel', itemIndex);
+	const response = await apiRequest.call(this, { method: 'GET', path: `/find-slot/${encodeURIComponent(id)}` }, itemIndex);
+	const json: IDataObject =
+		response && typeof response === 'object' && !Array.isArray(response) ? (response as IDataObject) : { date: response as string };
+	return [{ json: { channelId: id, ...normaliseDates(json, ['date', 'slot', 'time']) } }];
+}

@@ -1,0 +1,48 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { toItems } from '../items';
+import { normaliseDates, toUtcIso } from '../shared/dates';
+
+const show = { resource: ['post'], operation: ['list'] };
+
+export const description: INodeProperties[] = updateDisplayOptions({ show }, [
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description: 'List posts from this date',
+	},
+	{
+		displayName: 'End Date',
+		name: 'endDate',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description: 'List posts up to this date',
+	},
+]);
+
+/** GET /posts?startDate=&endDate= (ISO, UTC): one item per post, settings parsed from JSON strings. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const startDate = toUtcIso(this, this.getNodeParameter('startDate', itemIndex, ''), 'Start Date', itemIndex);
+	const endDate = toUtcIso(this, this.getNodeParameter('endDate', itemIndex, ''), 'End Date', itemIndex);
+	const response = await apiRequest.call(this, { method: 'GET', path: '/posts', qs: { startDate, endDate } }, itemIndex);
+	return toItems(response, ['posts']).map(({ json }) => ({ json: normalisePost(json) }));
+}
+
+/** Settings sometimes come as a JSON string; dates as ISO with `Z`. */
+function normalisePost(post: IDataObject): IDataObject {
+	const copy = { ...post };
+	if (typeof copy.settings === 'string') {
+		try {
+			copy.settings = JSON.parse(copy.settings) as IDataObject;
+		} catch {
+			// Not JSON after all: left as the service sent it.
+		}
+	}
+	return normaliseDates(copy, ['publishDate', 'date', 'createdAt', 'updatedAt']);
+}

@@ -1,0 +1,65 @@
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { unwrapList } from '../items';
+
+export interface Channel {
+	id: string;
+	name: string;
+	identifier: string;
+	raw: IDataObject;
+}
+
+/** GET /integrations, as channels with id, name and identifier (the network, e.g. `x`). */
+export async function fetchChannels(ctx: IExecuteFunctions | ILoadOptionsFunctions, itemIndex?: number): Promise<Channel[]> {
+	const response = await apiRequest.call(ctx, { method: 'GET', path: '/integrations' }, itemIndex);
+	const list = Array.isArray(response) ? response : (unwrapList(response, ['integrations', 'channels']) ?? []);
+	return (list as IDataObject[])
+		.filter((entry) => entry && typeof entry === 'object' && entry.id !== undefined)
+		.map((entry) => ({
+			id: String(entry.id),
+			name: String(entry.name ?? entry.id),
+			identifier: String(entry.identifier ?? entry.providerIdentifier ?? ''),
+			raw: entry,
+		}));
+}
+
+// One GET /integrations per node run, however many items need the channel list.
+const channelsByRun = new WeakMap<object, Promise<Channel[]>>();
+
+export async function channelsOfRun(ctx: IExecuteFunctions, itemIndex: number): Promise<Channel[]> {
+	let channels = channelsByRun.get(ctx);
+	if (!channels) {
+		channels = fetchChannels(ctx, itemIndex);
+		channelsByRun.set(ctx, channels);
+		channels.catch(() => channelsByRun.delete(ctx));
+	}
+	return await channels;
+}
+
+/** A single-channel picker: from the connected channels, or by ID. */
+export function channelLocator(show: Record<string, string[]>, description: string): INodeProperties {
+	return {
+		displayName: 'Channel',
+		name: 'channel',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		displayOptions: { show },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchChannels', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. clx2k9j0a0001',
+			},
+		],
+	};
+}

@@ -1,0 +1,135 @@
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { apiRequest, downloadFile } from '../../transport';
+
+export const GENERATION_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+
+export interface GenerationOutput extends IDataObject {
+	/** Where the file is: a path on the instance or a full URL. */
+	location: string;
+}
+
+/**
+ * A generation as output items show it: the server's fields, plus `id`, `status`, `format` and
+ * `outputs` in one shape whatever the server called them. Outputs are media library files; each
+ * keeps its own fields and gains `location`, the path or URL it can be downloaded from.
+ */
+export function normaliseGeneration(raw: unknown): IDataObject {
+	const record = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
+	const inner = (record.generation && typeof record.generation === 'object' ? record.generation : record) as IDataObject;
+	return {
+		...inner,
+		id: inner.id !== undefined ? String(inner.id) : inner.id,
+		status: typeof inner.status === 'string' ? inner.status.toLowerCase() : inner.status,
+		format: inner.format ?? inner.formatId,
+		outputs: outputsOf(inner),
+	};
+}
+
+export function outputsOf(generation: IDataObject): GenerationOutput[] {
+	const value = generation.outputs ?? generation.output ?? generation.files ?? generation.media ?? [];
+	const list = Array.isArray(value) ? value : [value];
+	return list
+		.map((entry): GenerationOutput | undefined => {
+			if (typeof entry === 'string') return entry ? { location: entry } : undefined;
+			if (!entry || typeof entry !== 'object') return undefined;
+			const file = entry as IDataObject;
+			const location = file.path ?? file.url ?? file.src ?? file.location;
+			return typeof location === 'string' && location ? { ...file, location } : undefined;
+		})
+		.filter((entry): entry is GenerationOutput => entry !== undefined);
+}
+
+export async function getGeneration(
+	ctx: IExecuteFunctions | IPollFunctions,
+	id: string,
+	itemIndex?: number,
+): Promise<IDataObject> {
+	const response = await apiRequest.call(
+		ctx,
+		{ method: 'GET', path: `/studio/generations/${encodeURIComponent(id)}` },
+		itemIndex,
+	);
+	return normaliseGeneration(response);
+}
+
+export interface WaitOptions {
+	timeoutMs: number;
+	firstIntervalMs: number;
+	maxIntervalMs: number;
+}
+
+/**
+ * Polls a generation until `done` or `failed`, backing off from a few seconds, against a real
+ * elapsed-time deadline; stops when the execution is cancelled. `failed` and the deadline are
+ * errors that name the generation, so nothing started is lost.
+ */
+export async function waitForGeneration(
+	ctx: IExecuteFunctions,
+	id: string,
+	itemIndex: number,
+	options: WaitOptions,
+): Promise<IDataObject> {
+	const deadline = Date.now() + options.timeoutMs;
+	const signal = ctx.getExecutionCancelSignal();
+	let interval = options.firstIntervalMs;
+	for (;;) {
+		const generation = await getGeneration(ctx, id, itemIndex);
+		if (generation.status === 'done') return generation;
+		if (generation.status === 'failed') throw generationFailedError(ctx, generation, itemIndex);
+		const left = deadline - Date.now();
+		if (left <= 0) {
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ generationId: id, status: String(generation.status) },
+				{
+					message: `Generation ${id} did not finish in time (still ${String(generation.status)})`,
+					description: `It was started and may still finish: use "Studio → Get Generation" with ID ${id} later, or raise "Timeout (Minutes)". It was not started again.`,
+					itemIndex,
+				},
+			);
+		}
+		await sleep(Math.min(interval, left), signal);
+		interval = Math.min(Math.round(interval * 1.5), options.maxIntervalMs);
+	}
+}
+
+export function generationFailedError(ctx: IExecuteFunctions, generation: IDataObject, itemIndex: number): NodeApiError {
+	const reason = generation.error ?? generation.message ?? generation.reason ?? generation.failureReason;
+	const reasonText = typeof reason === 'string' ? reason : reason ? JSON.stringify(reason) : '';
+	return new NodeApiError(ctx.getNode(), { generation: JSON.stringify(generation) }, {
+		message: `Generation ${String(generation.id)} failed${reasonText ? `: ${reasonText}` : ''}`,
+		description: 'The service reported the generation as failed. Check its inputs and try again; see "Studio → Get Credits" for what it cost.',
+		itemIndex,
+	});
+}
+
+/** Binary property name of the n-th output: output_0, output_1, … */
+export function outputPropertyName(index: number): string {
+	return `output_${index}`;
+}
+
+/** The generation as an item, with each output downloaded into its own binary property. */
+export async function generationItem(
+	ctx: IExecuteFunctions | IPollFunctions,
+	generation: IDataObject,
+	download: boolean,
+	itemIndex?: number,
+): Promise<INodeExecutionData> {
+	if (!download) return { json: generation };
+	const binary: IBinaryKeyData = {};
+	const outputs = generation.outputs as GenerationOutput[];
+	for (let index = 0; index < outputs.length; index++) {
+		const file = await downloadFile.call(ctx, outputs[index].location, itemIndex);
+		const fileName = file.fileName ?? `${outputPropertyName(index)}`;
+		binary[outputPropertyName(index)] = await ctx.helpers.prepareBinaryData(file.data, fileName, file.mimeType);
+	}
+	return { json: generation, binary };
+}

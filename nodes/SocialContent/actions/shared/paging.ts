@@ -1,0 +1,62 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { unwrapList } from '../items';
+
+/** Return All / Limit, for the list operation they are shown in. */
+export function pagingFields(show: Record<string, string[]>): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...show, returnAll: [false] } },
+		},
+	];
+}
+
+/** Most pages read for one list, so a server that never says "last page" cannot loop us forever. */
+const MAX_PAGES = 1000;
+
+/**
+ * Reads a list that may or may not be paged. The spec does not say: a plain array is one page;
+ * an object wrapping the list is followed page by page (`page` query) while it reports more pages
+ * (`pages`/`totalPages` above the current one, or `hasMore`/`nextPage`).
+ */
+export async function readList(
+	ctx: IExecuteFunctions,
+	path: string,
+	itemIndex: number,
+	options: { qs?: IDataObject; listKeys?: string[] } = {},
+): Promise<unknown[]> {
+	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
+	const results: unknown[] = [];
+	for (let page = 1; page <= MAX_PAGES && results.length < limit; page++) {
+		const qs = page === 1 ? options.qs : { ...options.qs, page };
+		const response = await apiRequest.call(ctx, { method: 'GET', path, qs }, itemIndex);
+		const list = Array.isArray(response) ? response : (unwrapList(response, options.listKeys) ?? [response]);
+		results.push(...list);
+		if (!hasMorePages(response, page) || list.length === 0) break;
+	}
+	return results.slice(0, limit);
+}
+
+function hasMorePages(response: unknown, page: number): boolean {
+	if (!response || typeof response !== 'object' || Array.isArray(response)) return false;
+	const record = response as IDataObject;
+	const pages = Number(record.pages ?? record.totalPages ?? record.pageCount);
+	if (Number.isFinite(pages)) return page < pages;
+	return record.hasMore === true || (record.nextPage !== undefined && record.nextPage !== null);
+}

@@ -1,0 +1,78 @@
+import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** A required text parameter, trimmed; empty is a parameter error that names the field. */
+export function requiredText(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	const text = typeof value === 'string' ? value.trim() : value === null || value === undefined ? '' : String(value).trim();
+	if (!text) {
+		throw new NodeOperationError(ctx.getNode(), `"${label}" is empty`, {
+			itemIndex,
+			description: `Enter a value for "${label}", or an expression that gives one.`,
+		});
+	}
+	return text;
+}
+
+/** The id from a resource locator (list, ID or URL mode), or a plain string parameter. */
+export function locatorId(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as
+		| string
+		| number
+		| INodeParameterResourceLocator;
+	const id = typeof value === 'object' && value !== null ? String(value.value ?? '') : String(value ?? '');
+	if (!id.trim()) {
+		throw new NodeOperationError(ctx.getNode(), `No ${label} chosen`, {
+			itemIndex,
+			description: `Pick a ${label} from the list, or enter its ID.`,
+		});
+	}
+	return id.trim();
+}
+
+/** A JSON object parameter (type json or a string holding JSON); empty gives `{}`. */
+export function jsonObject(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): IDataObject {
+	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (value === '' || value === undefined || value === null) return {};
+	let parsed = value;
+	if (typeof value === 'string') {
+		if (!value.trim()) return {};
+		try {
+			parsed = JSON.parse(value);
+		} catch (error) {
+			throw new NodeOperationError(ctx.getNode(), `"${label}" is not valid JSON`, {
+				itemIndex,
+				description: `${(error as Error).message}. Enter a JSON object, for example {"key": "value"}.`,
+			});
+		}
+	}
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		throw new NodeOperationError(ctx.getNode(), `"${label}" must be a JSON object`, {
+			itemIndex,
+			description: 'Enter an object in braces, for example {"key": "value"}.',
+		});
+	}
+	return parsed as IDataObject;
+}
+
+/** Name/value pairs from a fixedCollection, as an object; values that look like JSON are parsed. */
+export function keyValuePairs(pairs: Array<{ name?: string; value?: unknown }> | undefined): IDataObject {
+	const result: IDataObject = {};
+	for (const { name, value } of pairs ?? []) {
+		if (!name) continue;
+		result[name] = typeof value === 'string' ? parseScalar(value) : (value as IDataObject[string]);
+	}
+	return result;
+}
+
+function parseScalar(value: string): IDataObject[string] {
+	const trimmed = value.trim();
+	if (/^(true|false|null|-?\d+(\.\d+)?)$/.test(trimmed) || /^[[{]/.test(trimmed)) {
+		try {
+			return JSON.parse(trimmed) as IDataObject[string];
+		} catch {
+			return value;
+		}
+	}
+	return value;
+}

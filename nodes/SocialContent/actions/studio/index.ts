@@ -1,0 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Operation } from '../types';
+import * as getCredits from './getCredits.operation';
+import * as getGeneration from './getGeneration.operation';
+import * as listFormats from './listFormats.operation';
+import * as listGenerations from './listGenerations.operation';
+import * as startGeneration from './startGeneration.operation';
+
+export const operations: Record<string, Operation> = {
+	listFormats,
+	startGeneration,
+	getGeneration,
+	listGenerations,
+	getCredits,
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['studio'] } },
+		options: [
+			{ name: 'Get Credits', value: 'getCredits', description: 'Get the credits left', action: 'Get credits' },
+			{ name: 'Get Generation', value: 'getGeneration', description: 'Get the status and outputs of a generation', action: 'Get a generation' },
+			{ name: 'List Formats', value: 'listFormats', description: 'List the formats, their inputs and prices', action: 'List formats' },
+			{ name: 'List Generations', value: 'listGenerations', description: 'List generations, optionally by status', action: 'List generations' },
+			{ name: 'Start Generation', value: 'startGeneration', description: 'Start a paid media generation', action: 'Start a generation' },
+		],
+		default: 'startGeneration',
+	},
+	...listFormats.description,
+	...startGeneration.description,
+	...getGeneration.description,
+	...listGenerations.description,
+	...getCredits.description,
+];

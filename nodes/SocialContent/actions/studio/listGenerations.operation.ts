@@ -1,0 +1,37 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normaliseGeneration } from '../shared/generations';
+import { pagingFields, readList } from '../shared/paging';
+
+const show = { resource: ['studio'], operation: ['listGenerations'] };
+
+export const description: INodeProperties[] = [
+	...updateDisplayOptions({ show }, [
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Any', value: '' },
+				{ name: 'Done', value: 'done' },
+				{ name: 'Failed', value: 'failed' },
+				{ name: 'Queued', value: 'queued' },
+				{ name: 'Running', value: 'running' },
+			],
+			default: '',
+			description: 'Only generations with this status',
+		},
+	]),
+	...pagingFields(show),
+];
+
+/** GET /studio/generations?status=: one item per generation. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const status = this.getNodeParameter('status', itemIndex, '') as string;
+	const list = await readList(this, '/studio/generations', itemIndex, {
+		qs: status ? { status } : undefined,
+		listKeys: ['generations'],
+	});
+	return list.map((generation) => ({ json: normaliseGeneration(generation) }));
+}

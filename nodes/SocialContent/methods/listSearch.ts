@@ -1,0 +1,34 @@
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { fetchChannels } from '../actions/shared/channels';
+import { fetchFormats } from '../actions/shared/formats';
+
+function matches(filter: string | undefined, ...texts: string[]): boolean {
+	if (!filter) return true;
+	const needle = filter.toLowerCase();
+	return texts.some((text) => text.toLowerCase().includes(needle));
+}
+
+export async function searchChannels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const channels = await fetchChannels(this);
+	return {
+		results: channels
+			.filter((channel) => matches(filter, channel.name, channel.identifier, channel.id))
+			.map((channel) => ({
+				name: channel.identifier ? `${channel.name} (${channel.identifier})` : channel.name,
+				value: channel.id,
+			})),
+	};
+}
+
+export async function searchFormats(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const formats = await fetchFormats(this);
+	return {
+		results: formats
+			.filter((format) => matches(filter, format.name, format.id))
+			.map((format) => ({
+				name: format.price === undefined ? format.name : `${format.name} (${format.price} credits)`,
+				value: format.id,
+			})),
+	};
+}
