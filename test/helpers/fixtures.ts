@@ -69,6 +69,9 @@ export async function probe(
 ): Promise<RunResult> {
 	return await runAction(
 		{
+			// The probe inherits the action node's fields; these keep their required ones hidden.
+			resource: 'account',
+			operation: 'checkConnection',
 			method: request.method ?? 'GET',
 			path: request.path,
 			body: request.body ? JSON.stringify(request.body) : '',
