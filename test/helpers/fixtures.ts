@@ -36,6 +36,8 @@ export interface ActionOptions {
 	onError?: WorkflowNode['onError'];
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	nodeType?: string;
+	/** The workflow's timezone; UTC unless a test says otherwise. */
+	timezone?: string;
 }
 
 export const NODE = 'Social Content';
@@ -58,6 +60,7 @@ export async function runAction(parameters: INodeParameters, options: ActionOpti
 		{
 			credentials: options.credentials ?? (authentication === 'apiKey' ? apiKeyCredentials : oauth2Credentials),
 			input: options.items,
+			settings: { timezone: options.timezone ?? 'UTC' },
 		},
 	);
 }

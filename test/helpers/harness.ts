@@ -3,7 +3,7 @@
  * credentials loaded as n8n loads them (credentials resolved through their real `authenticate`
  * and the real OAuth2 request path). Returns each node's output items.
  */
-import { ExecutionLifecycleHooks, PollContext, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -316,4 +316,25 @@ export function pollContextFor(
 	if (!node) throw new Error(`No node "${nodeName}"`);
 	const additionalData = additionalDataFor(new TestCredentialsHelper(credentials));
 	return new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
+}
+
+/** A load-options context (dropdowns, list search) for a node with the given parameters. */
+export function loadOptionsContextFor(
+	type: string,
+	parameters: INodeParameters,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	nodeCredentials: INode['credentials'],
+): LoadOptionsContext {
+	const node: INode = {
+		id: 'node-0',
+		name: 'Node',
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: nodeCredentials,
+	};
+	const workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, active: false, nodeTypes });
+	const additionalData = additionalDataFor(new TestCredentialsHelper(credentials));
+	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 }

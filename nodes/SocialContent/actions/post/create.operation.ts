@@ -162,16 +162,18 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 
 /** POST /posts: one request for all channels; one output item per channel, with its `postId`. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	// Every parameter is checked before the first request, so a bad item costs no call.
 	const type = this.getNodeParameter('type', itemIndex) as string;
-	const channels = await chosenChannels(this, itemIndex);
+	const date = postDate(this, type, itemIndex);
 	const value = contentParts(this, itemIndex);
 	const settings = channelSettings(this, itemIndex);
 	const whoCanReply = (this.getNodeParameter('settings', itemIndex, {}) as IDataObject).who_can_reply_post;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const channels = await chosenChannels(this, itemIndex);
 
 	const body: IDataObject = {
 		type,
-		date: postDate(this, type, itemIndex),
+		date,
 		shortLink: Boolean(options.shortLink),
 		tags: tagsOf(options.tags),
 		posts: channels.map((channel) => ({

@@ -1,0 +1,124 @@
+import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
+import { runChain, START_NODE_TYPE, ACTION_NODE_TYPE } from '../helpers/harness';
+import { apiKeyCredentials } from '../helpers/fixtures';
+
+const png = Buffer.from('89504e470d0a1a0a-fake-png', 'utf8');
+
+describe('Media → Upload', () => {
+	test('POST /upload, multipart with the file in field "file"; returns id and path', async () => {
+		let received = '';
+		let contentType = '';
+		const scope = api()
+			.post(`${API_PATH}/upload`, (body: string) => {
+				received = body;
+				return true;
+			})
+			.reply(function () {
+				contentType = String(this.req.headers['content-type']);
+				return [200, { id: 'med_1', path: '/uploads/photo.png' }];
+			});
+		const result = await runChain(
+			[
+				{ name: 'Start', type: START_NODE_TYPE },
+				{
+					name: NODE,
+					type: ACTION_NODE_TYPE,
+					parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'photo' },
+					credentials: { socialContentApi: { id: '1', name: 'c' } },
+				},
+			],
+			{
+				credentials: apiKeyCredentials,
+				input: [
+					{
+						json: {},
+						binary: {
+							photo: { data: png.toString('base64'), mimeType: 'image/png', fileName: 'photo.png' },
+						},
+					},
+				],
+			},
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)).toEqual([{ json: { id: 'med_1', path: '/uploads/photo.png' }, pairedItem: { item: 0 } }]);
+		expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
+		expect(received).toContain('name="file"; filename="photo.png"');
+		expect(received).toContain('Content-Type: image/png');
+		expect(received).toContain(png.toString('utf8'));
+		scope.done();
+	});
+
+	test('a missing binary property names it and the ones that exist', async () => {
+		const result = await runChain(
+			[
+				{ name: 'Start', type: START_NODE_TYPE },
+				{
+					name: NODE,
+					type: ACTION_NODE_TYPE,
+					parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' },
+					credentials: { socialContentApi: { id: '1', name: 'c' } },
+				},
+			],
+			{
+				credentials: apiKeyCredentials,
+				input: [{ json: {}, binary: { photo: { data: png.toString('base64'), mimeType: 'image/png' } } }],
+			},
+		);
+		expect(result.error?.message).toBe('The input item has no binary field "data"');
+		expect((result.error as { description?: string }).description).toBe(
+			'Its binary fields are: photo. Set "Input Binary Field" to one of them.',
+		);
+	});
+
+	test('no binary data at all', async () => {
+		const result = await runAction({ resource: 'media', operation: 'upload', binaryPropertyName: 'data' });
+		expect(result.error?.message).toBe('The input item has no binary field "data"');
+	});
+});
+
+describe('Media → Import From URL', () => {
+	test('POST /upload-from-url with the url', async () => {
+		const scope = api()
+			.post(`${API_PATH}/upload-from-url`, { url: 'https://example.com/a.png' })
+			.reply(200, { id: 'med_2', path: '/uploads/a.png' });
+		const result = await runAction({ resource: 'media', operation: 'importFromUrl', url: 'https://example.com/a.png' });
+		expect(result.output(NODE)[0].json).toEqual({ id: 'med_2', path: '/uploads/a.png' });
+		scope.done();
+	});
+
+	test.each(['ftp://example.com/a.png', 'file:///etc/passwd', 'not a url', 'javascript:alert(1)'])(
+		'%s is refused before sending',
+		async (url) => {
+			const result = await runAction({ resource: 'media', operation: 'importFromUrl', url });
+			expect(result.error?.message).toBe(`"URL" must be an http or https address, not "${url}"`);
+		},
+	);
+});
+
+describe('Media → List', () => {
+	test('GET /media, a plain array', async () => {
+		const scope = api().get(`${API_PATH}/media`).reply(200, [{ id: 'a' }, { id: 'b' }]);
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json)).toEqual([{ id: 'a' }, { id: 'b' }]);
+		scope.done();
+	});
+
+	test('GET /media paged ({ pages, results }) with Return All follows the pages', async () => {
+		const scope = api()
+			.get(`${API_PATH}/media`)
+			.reply(200, { pages: 2, results: [{ id: 'a' }] })
+			.get(`${API_PATH}/media`)
+			.query({ page: 2 })
+			.reply(200, { pages: 2, results: [{ id: 'b' }] });
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a', 'b']);
+		scope.done();
+	});
+
+	test('Limit stops before reading further pages', async () => {
+		const scope = api().get(`${API_PATH}/media`).reply(200, { pages: 5, results: [{ id: 'a' }, { id: 'b' }] });
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: false, limit: 1 });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a']);
+		scope.done();
+	});
+});
