@@ -32,9 +32,11 @@ import {
 import { SocialContentApi } from '../../credentials/SocialContentApi.credentials';
 import { SocialContentOAuth2Api } from '../../credentials/SocialContentOAuth2Api.credentials';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
+import { SocialContentTrigger } from '../../nodes/SocialContentTrigger/SocialContentTrigger.node';
 
 export const PACKAGE = 'n8n-nodes-social-content';
 export const ACTION_NODE_TYPE = `${PACKAGE}.socialContent`;
+export const TRIGGER_NODE_TYPE = `${PACKAGE}.socialContentTrigger`;
 export const START_NODE_TYPE = 'test.start';
 
 /** Hands the items the test feeds in on to the next node, as a trigger would. */
@@ -58,6 +60,7 @@ class StartNode implements INodeType {
 
 const registeredNodeTypes: Record<string, INodeType | IVersionedNodeType> = {
 	[ACTION_NODE_TYPE]: new SocialContent(),
+	[TRIGGER_NODE_TYPE]: new SocialContentTrigger(),
 	[START_NODE_TYPE]: new StartNode(),
 };
 
@@ -337,4 +340,41 @@ export function loadOptionsContextFor(
 	const workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, active: false, nodeTypes });
 	const additionalData = additionalDataFor(new TestCredentialsHelper(credentials));
 	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+}
+
+/** A workflow holding one trigger node; pass saved static data to simulate a restart. */
+export function triggerWorkflow(parameters: INodeParameters, staticData?: IDataObject): Workflow {
+	const node: INode = {
+		id: 'trigger-0',
+		name: 'Trigger',
+		type: TRIGGER_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: {
+			socialContentApi: { id: '1', name: 'c' },
+			socialContentOAuth2Api: { id: '2', name: 'o' },
+		},
+	};
+	return new Workflow({
+		id: 'trigger-workflow',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData,
+		settings: { timezone: 'UTC' },
+	});
+}
+
+/** One poll of the trigger in that workflow, as n8n runs it (mode 'trigger', or 'manual' for Fetch Test Event). */
+export async function poll(
+	workflow: Workflow,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	mode: WorkflowExecuteMode = 'trigger',
+): Promise<INodeExecutionData[][] | null> {
+	const context = pollContextFor(workflow, 'Trigger', credentials, mode);
+	const node = workflow.getNode('Trigger')!;
+	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	return await nodeType.poll!.call(context);
 }

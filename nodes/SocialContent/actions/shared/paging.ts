@@ -53,7 +53,8 @@ export async function readList(
 	return results.slice(0, limit);
 }
 
-function hasMorePages(response: unknown, page: number): boolean {
+/** Whether a list answer says there are pages after this one. */
+export function hasMorePages(response: unknown, page: number): boolean {
 	if (!response || typeof response !== 'object' || Array.isArray(response)) return false;
 	const record = response as IDataObject;
 	const pages = Number(record.pages ?? record.totalPages ?? record.pageCount);
