@@ -1,0 +1,498 @@
+#!/usr/bin/env node
+/*
+ * A local sandbox of the social-content service, following ../../../shared/spec/service-api.md:
+ * the public API under /api/public/v1 (raw-key auth; "Bearer …" is rejected), the OAuth app flow
+ * (authorize and token, form or JSON bodies, PKCE S256), generations that move
+ * queued → running → done/failed over time, credits (402 reserves nothing), rate-limit buckets,
+ * 503 switches per feature, real multipart uploads, and fault injection for tests.
+ *
+ * Plain Node, no dependencies; listens on 127.0.0.1 only. Run: node test/sandbox/server.js
+ * Control (tests only, no auth): GET /__sandbox/state, POST /__sandbox/reset, POST /__sandbox/faults,
+ * POST /__sandbox/config, POST /__sandbox/finish (finish all running generations now).
+ */
+'use strict';
+const http = require('node:http');
+const crypto = require('node:crypto');
+
+const DEFAULTS = {
+	apiKey: 'sk_sandbox_demo_key',
+	clientId: 'sandbox-client',
+	clientSecret: 'sandbox-secret',
+	credits: 100,
+	/** How long a generation stays queued, then running (ms). */
+	queuedMs: 300,
+	runningMs: 1200,
+	/** requests per second and burst, per bucket */
+	buckets: { default: { limit: 100 }, hooks: { limit: 20 }, studio: { limit: 20 } },
+	/** features answering 503 */
+	disabled: [],
+	mediaPageSize: 20,
+};
+
+const FORMATS = [
+	{ id: 'wall_of_text', name: 'Wall of text', inputs: ['hook'], credits: 1, output: 'png' },
+	{ id: 'slideshow', name: 'Slideshow', inputs: ['hook', 'slides'], credits: 5, output: 'png', count: 3 },
+	{ id: 'hook_plus_demo', name: 'Hook + demo', inputs: ['hook', 'demoUrl'], credits: 8, output: 'mp4' },
+	{ id: 'voiceover', name: 'Voiceover', inputs: ['script', 'voice'], credits: 3, output: 'mp3' },
+	{ id: 'image_fast', name: 'Image (fast)', inputs: ['prompt'], credits: 1, output: 'png' },
+	{ id: 'image_quality', name: 'Image (quality)', inputs: ['prompt'], credits: 4, output: 'png' },
+	{ id: 'image_pro', name: 'Image (pro)', inputs: ['prompt'], credits: 12, output: 'png' },
+	{ id: 'video_clip', name: 'Video clip', inputs: ['prompt', 'seconds'], credits: 40, output: 'mp4' },
+];
+const MIME = { png: 'image/png', mp4: 'video/mp4', mp3: 'audio/mpeg', txt: 'text/plain' };
+const CHANNELS = [
+	{ id: 'ch_x', name: 'Sandbox on X', identifier: 'x', picture: '/uploads/avatar.png', disabled: false },
+	{ id: 'ch_linkedin', name: 'Sandbox on LinkedIn', identifier: 'linkedin', picture: '/uploads/avatar.png', disabled: false },
+	{ id: 'ch_instagram', name: 'Sandbox on Instagram', identifier: 'instagram', picture: '/uploads/avatar.png', disabled: false },
+];
+const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Sign in</h1><form><input name="email"></form></body></html>';
+
+function createSandbox(options = {}) {
+	const config = { ...DEFAULTS, ...options, buckets: { ...DEFAULTS.buckets, ...(options.buckets ?? {}) } };
+	let state;
+	function reset() {
+		state = {
+			credits: config.credits,
+			generations: [],
+			media: [],
+			files: new Map(),
+			posts: [],
+			channels: CHANNELS.map((c) => ({ ...c })),
+			tokens: new Map(),
+			codes: new Map(),
+			buckets: new Map(),
+			faults: [],
+			counts: { requests: 0, postsCreated: 0, generationsStarted: 0, uploads: 0, rateLimited: 0, byRoute: {} },
+			seq: 0,
+			brandRead: false,
+			/** the Authorization header of each API request, for tests */
+			authHeaders: [],
+		};
+		state.files.set('/uploads/avatar.png', { data: tinyPng(), mime: 'image/png' });
+	}
+	reset();
+	const nextId = (prefix) => `${prefix}_${(++state.seq).toString(36)}${crypto.randomBytes(2).toString('hex')}`;
+
+	function tick() {
+		const now = Date.now();
+		for (const g of state.generations) {
+			if (g.status === 'queued' && now - g.startedAt >= config.queuedMs) {
+				g.status = 'running';
+				g.updatedAt = new Date(now).toISOString();
+			}
+			if (g.status === 'running' && now - g.startedAt >= config.queuedMs + config.runningMs) finishGeneration(g, now);
+		}
+	}
+	function finishGeneration(g, now = Date.now()) {
+		const format = FORMATS.find((f) => f.id === g.format);
+		if (g.input && (g.input.fail === true || g.input.fail === 'true')) {
+			g.status = 'failed';
+			g.error = 'The generation failed (sandbox: input.fail was set)';
+		} else {
+			g.status = 'done';
+			g.outputs = [];
+			for (let i = 0; i < (format.count ?? 1); i++) {
+				const name = `${g.id}-${i + 1}.${format.output}`;
+				const path = `/uploads/${name}`;
+				const data = format.output === 'png' ? tinyPng() : Buffer.from(`sandbox ${format.output} ${g.id} #${i + 1}`);
+				state.files.set(path, { data, mime: MIME[format.output] });
+				const media = { id: nextId('med'), name, path, mimeType: MIME[format.output], createdAt: new Date(now).toISOString() };
+				state.media.unshift(media);
+				g.outputs.push({ id: media.id, path, mimeType: media.mimeType });
+			}
+		}
+		g.finishedAt = g.updatedAt = new Date(now).toISOString();
+	}
+
+	function rateLimited(bucketName) {
+		const bucket = config.buckets[bucketName] ?? config.buckets.default;
+		const now = Date.now();
+		let b = state.buckets.get(bucketName);
+		if (!b) {
+			b = { tokens: bucket.limit, at: now };
+			state.buckets.set(bucketName, b);
+		}
+		b.tokens = Math.min(bucket.limit, b.tokens + ((now - b.at) / 1000) * bucket.limit);
+		b.at = now;
+		if (b.tokens >= 1) {
+			b.tokens -= 1;
+			return undefined;
+		}
+		state.counts.rateLimited++;
+		const retryAfter = Math.max(0.01, (1 - b.tokens) / bucket.limit);
+		return { code: 'RATE_LIMITED', bucket: bucketName, limit: bucket.limit, retryAfter: Number(retryAfter.toFixed(3)) };
+	}
+
+	function authorised(req) {
+		const value = req.headers.authorization;
+		state.authHeaders.push(value ?? null);
+		if (!value || /^bearer\s/i.test(value)) return false;
+		return value === config.apiKey || state.tokens.has(value);
+	}
+
+	async function handle(req, res) {
+		state.counts.requests++;
+		const url = new URL(req.url, 'http://sandbox');
+		const path = url.pathname;
+		const send = (status, body, headers = {}) => {
+			const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+			res.writeHead(status, { 'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers });
+			res.end(status === 204 ? undefined : text);
+		};
+		const json = (status, body) => send(status, body, { 'Content-Type': 'application/json' });
+
+		if (path.startsWith('/__sandbox/')) return control(req, res, path, json);
+
+		const fault = takeFault(req.method, path);
+		if (fault) {
+			if (fault.kind === 'reset') return req.socket.destroy();
+			if (fault.kind === 'slow') await sleep(fault.delayMs ?? 2000);
+			if (fault.kind === 'html500') return send(fault.status ?? 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', { 'Content-Type': 'text/html' });
+			if (fault.kind === 'malformed') return send(200, '{"ok": tru', { 'Content-Type': 'application/json' });
+			if (fault.kind === 'login') return send(200, LOGIN_PAGE, { 'Content-Type': 'text/html' });
+			if (fault.kind === 'status') return json(fault.status, fault.body ?? {});
+		}
+
+		if (path === '/oauth/authorize') return authorize(url, res, json);
+		if (path === '/api/oauth/token' && req.method === 'POST') return token(req, json);
+		if (path.startsWith('/uploads/')) {
+			const file = state.files.get(path);
+			if (!file) return json(404, { msg: 'file not found' });
+			return send(200, file.data, { 'Content-Type': file.mime, 'Content-Length': file.data.length });
+		}
+		if (!path.startsWith('/api/public/v1/')) return send(200, LOGIN_PAGE, { 'Content-Type': 'text/html' });
+
+		if (!authorised(req)) return json(401, { msg: 'Unauthorized' });
+		const route = path.slice('/api/public/v1'.length);
+		state.counts.byRoute[`${req.method} ${route.replace(/\/[^/]*_[^/]+$/, '/:id')}`] =
+			(state.counts.byRoute[`${req.method} ${route.replace(/\/[^/]*_[^/]+$/, '/:id')}`] ?? 0) + 1;
+		const feature = route.split('/')[1];
+		if (config.disabled.includes(feature)) return json(503, { msg: `${feature} is not configured on this instance` });
+		const bucketName = ['hooks', 'studio'].includes(feature) ? feature : 'default';
+		const limited = rateLimited(bucketName);
+		if (limited) return json(429, limited);
+		tick();
+		try {
+			return await api(req, url, route, json);
+		} catch (error) {
+			return json(error.status ?? 500, error.body ?? { msg: String(error.message) });
+		}
+	}
+
+	async function api(req, url, route, json) {
+		const m = req.method;
+		const q = url.searchParams;
+		let match;
+		if (m === 'GET' && route === '/agents/ping') return json(200, { ok: true, organization: { id: 'org_sandbox', name: 'Sandbox Org' }, tools: ['hooks', 'studio', 'posts', 'media'] });
+		if (m === 'GET' && route === '/brand') {
+			const found = state.brandRead;
+			state.brandRead = true;
+			return json(200, found ? { found: true, name: 'Sandbox Brand', voice: 'friendly', audiences: [{ id: 'aud_founders', name: 'Founders' }] } : { found: false });
+		}
+		if (m === 'POST' && route === '/hooks/score') {
+			const body = await readJson(req);
+			if (typeof body.text !== 'string' || !body.text.trim()) throw badRequest([{ field: 'text', message: 'is required' }]);
+			const score = Math.min(99, 40 + (body.text.length % 60));
+			return json(200, {
+				score,
+				pattern: body.text.includes(':') ? 'curiosity gap' : 'statement',
+				strengths: ['short', 'direct'],
+				fixes: score < 70 ? ['add a number'] : [],
+				rewrite: `3 ways: ${body.text}`,
+				breakdown: { clarity: 8, curiosity: 7, platform: body.platform ?? null },
+				benchmark: { percentile: score, estimated: true },
+			});
+		}
+		if (m === 'POST' && route === '/hooks/generate') {
+			const body = await readJson(req);
+			const count = body.count ?? 5;
+			if (!Number.isInteger(count) || count < 1 || count > 20) throw badRequest([{ field: 'count', message: 'must be between 1 and 20' }]);
+			const topic = body.topic ?? 'your brand';
+			return json(200, { hooks: Array.from({ length: count }, (_, i) => ({ hook: `Hook ${i + 1} about ${topic}`, platform: body.platform ?? 'any' })) });
+		}
+		if (m === 'GET' && route === '/studio/formats') return json(200, FORMATS.map(({ output, count, ...f }) => f));
+		if (m === 'POST' && route === '/studio/generations') {
+			const body = await readJson(req);
+			const format = FORMATS.find((f) => f.id === body.formatId);
+			if (!format) throw badRequest([{ field: 'formatId', message: `unknown format "${body.formatId}"` }]);
+			if (!body.input || typeof body.input !== 'object') throw badRequest([{ field: 'input', message: 'must be an object' }]);
+			if (state.credits < format.credits) return json(402, { msg: `This needs ${format.credits} credits; ${state.credits} left. Nothing was reserved.` });
+			state.credits -= format.credits;
+			state.counts.generationsStarted++;
+			const now = Date.now();
+			const g = { id: nextId('gen'), status: 'queued', format: format.id, credits: format.credits, input: body.input, startedAt: now, createdAt: new Date(now).toISOString(), updatedAt: new Date(now).toISOString() };
+			state.generations.unshift(g);
+			return json(200, { id: g.id, status: g.status, credits: g.credits });
+		}
+		if (m === 'GET' && route === '/studio/generations') {
+			const status = q.get('status');
+			if (status && !['queued', 'running', 'done', 'failed'].includes(status)) throw badRequest([{ field: 'status', message: 'unknown status' }]);
+			return json(200, state.generations.filter((g) => !status || g.status === status).map(publicGeneration));
+		}
+		if (m === 'GET' && (match = /^\/studio\/generations\/([^/]+)$/.exec(route))) {
+			const g = state.generations.find((x) => x.id === decodeURIComponent(match[1]));
+			return g ? json(200, publicGeneration(g)) : json(404, { msg: 'generation not found' });
+		}
+		if (m === 'GET' && route === '/credits') return json(200, { credits: state.credits });
+		if (m === 'GET' && route === '/integrations') return json(200, state.channels);
+		if (m === 'GET' && (match = /^\/social\/([^/]+)$/.exec(route))) return json(200, { url: `https://sandbox.invalid/connect/${match[1]}?state=${nextId('st')}` });
+		if (m === 'GET' && route === '/is-connected') return json(200, { connected: state.channels.length > 0 });
+		if (m === 'DELETE' && (match = /^\/integrations\/([^/]+)$/.exec(route))) {
+			const before = state.channels.length;
+			state.channels = state.channels.filter((c) => c.id !== decodeURIComponent(match[1]));
+			return before === state.channels.length ? json(404, { msg: 'channel not found' }) : json(200, { success: true });
+		}
+		if (m === 'GET' && (match = /^\/analytics\/post\/([^/]+)$/.exec(route))) {
+			return json(200, [{ label: 'Likes', data: [{ total: 12, date: new Date().toISOString().slice(0, 10) }] }, { label: 'Comments', data: [{ total: 3, date: new Date().toISOString().slice(0, 10) }] }]);
+		}
+		if (m === 'GET' && (match = /^\/analytics\/([^/]+)$/.exec(route))) {
+			if (!state.channels.some((c) => c.id === decodeURIComponent(match[1]))) return json(404, { msg: 'channel not found' });
+			const days = Number(q.get('date') ?? 7) || 7;
+			return json(200, [{ label: 'Impressions', data: Array.from({ length: Math.min(days, 31) }, (_, i) => ({ total: 100 + i, date: new Date(Date.now() - i * 864e5).toISOString().slice(0, 10) })) }]);
+		}
+		if (m === 'POST' && route === '/upload') {
+			const file = await readMultipartFile(req);
+			if (!file) throw badRequest([{ field: 'file', message: 'a multipart field "file" is required' }]);
+			state.counts.uploads++;
+			return json(200, storeMedia(file.filename || 'upload.bin', file.data, file.contentType));
+		}
+		if (m === 'POST' && route === '/upload-from-url') {
+			const body = await readJson(req);
+			let parsed;
+			try {
+				parsed = new URL(body.url);
+			} catch {
+				parsed = undefined;
+			}
+			if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw badRequest([{ field: 'url', message: 'must be a public http or https URL' }]);
+			const name = parsed.pathname.split('/').pop() || 'imported';
+			return json(200, storeMedia(name, Buffer.from(`imported from ${parsed}`), 'application/octet-stream'));
+		}
+		if (m === 'GET' && route === '/media') {
+			const page = Math.max(1, Number(q.get('page') ?? 1));
+			const size = config.mediaPageSize;
+			return json(200, { pages: Math.max(1, Math.ceil(state.media.length / size)), results: state.media.slice((page - 1) * size, page * size) });
+		}
+		if (m === 'POST' && route === '/posts') return json(200, createPosts(await readJson(req)));
+		if (m === 'GET' && route === '/posts') {
+			const start = Date.parse(q.get('startDate') ?? '');
+			const end = Date.parse(q.get('endDate') ?? '');
+			if (Number.isNaN(start) || Number.isNaN(end)) throw badRequest([{ field: 'startDate', message: 'startDate and endDate must be ISO dates' }]);
+			return json(200, { posts: state.posts.filter((p) => Date.parse(p.publishDate) >= start && Date.parse(p.publishDate) <= end) });
+		}
+		if (m === 'DELETE' && (match = /^\/posts\/([^/]+)$/.exec(route))) {
+			const post = state.posts.find((p) => p.id === decodeURIComponent(match[1]));
+			if (!post) return json(404, { msg: 'post not found' });
+			const before = state.posts.length;
+			state.posts = state.posts.filter((p) => p.group !== post.group);
+			return json(200, { deleted: before - state.posts.length });
+		}
+		if (m === 'GET' && (match = /^\/find-slot\/([^/]+)$/.exec(route))) {
+			if (!state.channels.some((c) => c.id === decodeURIComponent(match[1]))) return json(404, { msg: 'channel not found' });
+			const next = new Date(Math.ceil((Date.now() + 36e5) / 36e5) * 36e5);
+			return json(200, { date: next.toISOString() });
+		}
+		return json(404, { msg: `no route ${m} ${route}` });
+	}
+
+	function createPosts(body) {
+		const errors = [];
+		if (!['schedule', 'now', 'draft'].includes(body.type)) errors.push({ field: 'type', message: 'must be schedule, now or draft' });
+		if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(String(body.date))) errors.push({ field: 'date', message: 'must be ISO 8601 UTC with milliseconds' });
+		if (!Array.isArray(body.posts) || body.posts.length === 0) errors.push({ field: 'posts', message: 'at least one channel' });
+		(body.posts ?? []).forEach((p, i) => {
+			const channel = state.channels.find((c) => c.id === p?.integration?.id);
+			if (!channel) errors.push({ field: `posts[${i}].integration.id`, message: 'unknown channel' });
+			else if (p.settings?.__type !== channel.identifier) errors.push({ field: `posts[${i}].settings.__type`, message: `must be "${channel.identifier}"` });
+			else if (channel.identifier === 'x' && !p.settings.who_can_reply_post) errors.push({ field: `posts[${i}].settings.who_can_reply_post`, message: 'is required for X' });
+			if (!Array.isArray(p?.value) || p.value.length === 0) errors.push({ field: `posts[${i}].value`, message: 'at least one part' });
+			for (const part of p?.value ?? []) for (const image of part.image ?? []) {
+				if (!state.media.some((media) => media.id === image.id && media.path === image.path)) errors.push({ field: `posts[${i}].value.image`, message: `unknown media ${image.id}` });
+			}
+		});
+		if (errors.length) throw badRequest(errors);
+		const group = nextId('grp');
+		return body.posts.map((p) => {
+			const post = { id: nextId('post'), group, integration: p.integration.id, type: body.type, publishDate: body.date, content: p.value.map((v) => v.content).join('\n\n'), settings: JSON.stringify(p.settings), tags: body.tags ?? [], shortLink: Boolean(body.shortLink), createdAt: new Date().toISOString() };
+			state.posts.push(post);
+			state.counts.postsCreated++;
+			return { postId: post.id, integration: p.integration.id };
+		});
+	}
+
+	function storeMedia(name, data, contentType) {
+		const safe = name.replace(/[^\w.-]/g, '_');
+		const path = `/uploads/${nextId('up')}-${safe}`;
+		state.files.set(path, { data, mime: contentType || 'application/octet-stream' });
+		const media = { id: nextId('med'), name: safe, path, mimeType: contentType, size: data.length, createdAt: new Date().toISOString() };
+		state.media.unshift(media);
+		return { id: media.id, path };
+	}
+
+	function publicGeneration(g) {
+		const { startedAt, input, ...rest } = g;
+		return rest;
+	}
+
+	function authorize(url, res, json) {
+		const clientId = url.searchParams.get('client_id');
+		const redirectUri = url.searchParams.get('redirect_uri');
+		if (clientId !== config.clientId || !redirectUri) return json(400, { msg: 'unknown client_id or missing redirect_uri' });
+		const challenge = url.searchParams.get('code_challenge');
+		const method = url.searchParams.get('code_challenge_method');
+		if (challenge && method && method !== 'S256') return json(400, { msg: 'only S256 is supported' });
+		const code = nextId('code');
+		state.codes.set(code, { redirectUri, challenge });
+		// The sandbox's user approves at once: no login page to click through.
+		const target = new URL(redirectUri);
+		target.searchParams.set('code', code);
+		if (url.searchParams.get('state')) target.searchParams.set('state', url.searchParams.get('state'));
+		res.writeHead(302, { Location: target.toString() });
+		res.end();
+	}
+
+	async function token(req, json) {
+		const text = (await readBody(req)).toString('utf8');
+		const type = String(req.headers['content-type'] ?? '');
+		const body = type.includes('application/json') ? JSON.parse(text || '{}') : Object.fromEntries(new URLSearchParams(text));
+		let clientId = body.client_id;
+		let clientSecret = body.client_secret;
+		const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
+		if (basic) [clientId, clientSecret] = Buffer.from(basic[1], 'base64').toString().split(':');
+		if (body.grant_type !== 'authorization_code') return json(400, { error: 'unsupported_grant_type' });
+		if (clientId !== config.clientId || clientSecret !== config.clientSecret) return json(401, { error: 'invalid_client' });
+		const grant = state.codes.get(body.code);
+		if (!grant || grant.redirectUri !== body.redirect_uri) return json(400, { error: 'invalid_grant' });
+		if (grant.challenge) {
+			const verifier = body.code_verifier ?? '';
+			const expected = crypto.createHash('sha256').update(verifier).digest('base64url');
+			if (expected !== grant.challenge) return json(400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+		}
+		state.codes.delete(body.code);
+		const accessToken = `scapp_${crypto.randomBytes(16).toString('hex')}`;
+		state.tokens.set(accessToken, { clientId });
+		return json(200, { access_token: accessToken, token_type: 'bearer' });
+	}
+
+	async function control(req, res, path, json) {
+		if (path === '/__sandbox/state') {
+			return json(200, { credits: state.credits, counts: state.counts, posts: state.posts, generations: state.generations.map(publicGeneration), channels: state.channels, media: state.media.length, authHeaders: state.authHeaders.slice(-50), tokens: [...state.tokens.keys()] });
+		}
+		if (path === '/__sandbox/reset' && req.method === 'POST') {
+			reset();
+			return json(200, { reset: true });
+		}
+		if (path === '/__sandbox/faults' && req.method === 'POST') {
+			const fault = await readJson(req);
+			state.faults.push({ count: 1, method: undefined, ...fault });
+			return json(200, { faults: state.faults });
+		}
+		if (path === '/__sandbox/config' && req.method === 'POST') {
+			Object.assign(config, await readJson(req));
+			return json(200, { config });
+		}
+		if (path === '/__sandbox/finish' && req.method === 'POST') {
+			for (const g of state.generations) if (g.status === 'queued' || g.status === 'running') finishGeneration(g);
+			return json(200, { finished: true });
+		}
+		if (path === '/__sandbox/token' && req.method === 'POST') {
+			const accessToken = `scapp_${crypto.randomBytes(16).toString('hex')}`;
+			state.tokens.set(accessToken, { clientId: config.clientId });
+			return json(200, { access_token: accessToken, token_type: 'bearer' });
+		}
+		return json(404, { msg: 'no such control' });
+	}
+
+	function takeFault(method, path) {
+		const index = state.faults.findIndex((f) => (!f.method || f.method === method) && new RegExp(f.path ?? '.').test(path) && f.count > 0);
+		if (index < 0) return undefined;
+		const fault = state.faults[index];
+		fault.count--;
+		if (fault.count <= 0) state.faults.splice(index, 1);
+		return fault;
+	}
+
+	const server = http.createServer((req, res) => {
+		handle(req, res).catch((error) => {
+			if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify({ msg: String(error.message) }));
+		});
+	});
+	return {
+		config,
+		get state() {
+			return state;
+		},
+		reset,
+		async listen(port = 0, host = '127.0.0.1') {
+			await new Promise((resolve) => server.listen(port, host, resolve));
+			return `http://${host}:${server.address().port}`;
+		},
+		async close() {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
+
+function badRequest(errors) {
+	return { status: 400, body: { msg: 'Validation failed', errors } };
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function readBody(req) {
+	const chunks = [];
+	for await (const chunk of req) chunks.push(chunk);
+	return Buffer.concat(chunks);
+}
+async function readJson(req) {
+	const text = (await readBody(req)).toString('utf8');
+	if (!text) return {};
+	try {
+		return JSON.parse(text);
+	} catch {
+		throw badRequest([{ field: 'body', message: 'is not valid JSON' }]);
+	}
+}
+
+/** Parses multipart/form-data and returns the part named "file". */
+async function readMultipartFile(req) {
+	const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(req.headers['content-type'] ?? '');
+	if (!boundary) return undefined;
+	const body = await readBody(req);
+	const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+	let start = body.indexOf(delimiter);
+	while (start >= 0) {
+		const next = body.indexOf(delimiter, start + delimiter.length);
+		if (next < 0) break;
+		const part = body.subarray(start + delimiter.length + 2, next - 2);
+		const headerEnd = part.indexOf('\r\n\r\n');
+		const headers = part.subarray(0, headerEnd).toString('utf8');
+		const name = /name="([^"]*)"/i.exec(headers)?.[1];
+		if (name === 'file') {
+			return {
+				filename: /filename="([^"]*)"/i.exec(headers)?.[1],
+				contentType: /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1],
+				data: part.subarray(headerEnd + 4),
+			};
+		}
+		start = next;
+	}
+	return undefined;
+}
+
+function tinyPng() {
+	return Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+}
+
+module.exports = { createSandbox, DEFAULTS, FORMATS, CHANNELS };
+
+if (require.main === module) {
+	const port = Number(process.env.SANDBOX_PORT ?? process.argv[2] ?? 4010);
+	const sandbox = createSandbox();
+	sandbox.listen(port).then((url) => {
+		console.log(`[sandbox] social-content sandbox on ${url} (API key: ${sandbox.config.apiKey}; OAuth client ${sandbox.config.clientId} / ${sandbox.config.clientSecret})`);
+	});
+	const stop = () => sandbox.close().then(() => process.exit(0));
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
