@@ -6,4 +6,6 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 	setupFiles: ['<rootDir>/test/setup.ts'],
 	testTimeout: 30000,
+	// The e2e suite spawns n8n, whose task-runner children can outlive it by a moment.
+	forceExit: true,
 };

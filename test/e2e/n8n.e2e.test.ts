@@ -1,0 +1,194 @@
+/**
+ * End to end in a real n8n 2.x: the packed package installed as a community node, credentials
+ * and workflows imported headlessly, workflows executed with `n8n execute` against the sandbox,
+ * and the trigger activated for real in a running n8n.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { exampleWorkflows, ERROR_WORKFLOW, OAUTH2_WORKFLOW, RESOURCE_WORKFLOWS } from './workflows';
+import { installN8n, installPackage, N8n } from './n8n';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createSandbox } = require('../sandbox/server.js') as { createSandbox: (options?: IDataObject) => Sandbox };
+interface Sandbox {
+	config: IDataObject;
+	state: IDataObject & { posts: IDataObject[]; generations: IDataObject[]; authHeaders: Array<string | null>; counts: IDataObject };
+	listen(port?: number): Promise<string>;
+	close(): Promise<void>;
+}
+
+const OAUTH_TOKEN = 'scapp_e2e_token_5f3a9c';
+let n8n: N8n;
+let sandbox: Sandbox;
+let sandboxUrl: string;
+const examples = exampleWorkflows();
+const timings: Record<string, number> = {};
+
+beforeAll(async () => {
+	let started = Date.now();
+	const bins = installN8n();
+	timings.install = Date.now() - started;
+	sandbox = createSandbox({ queuedMs: 100, runningMs: 400 });
+	sandboxUrl = await sandbox.listen();
+	(sandbox.state as unknown as { tokens: Map<string, IDataObject> }).tokens.set(OAUTH_TOKEN, { clientId: 'sandbox-client' });
+
+	started = Date.now();
+	n8n = new N8n(bins);
+	await n8n.init();
+	installPackage(n8n.userFolder);
+	await n8n.importCredentials([
+		{ id: 'sandboxApiKey', name: 'Social Content (sandbox)', type: 'socialContentApi', data: { instanceUrl: `${sandboxUrl}/api/`, apiKey: 'sk_sandbox_demo_key' } },
+		{
+			id: 'sandboxOAuth2',
+			name: 'Social Content OAuth2 (sandbox)',
+			type: 'socialContentOAuth2Api',
+			data: {
+				instanceUrl: sandboxUrl,
+				clientId: 'sandbox-client',
+				clientSecret: 'sandbox-secret',
+				usePkce: true,
+				oauthTokenData: { access_token: OAUTH_TOKEN, token_type: 'bearer' },
+			},
+		},
+	]);
+	await n8n.importWorkflows([...Object.values(RESOURCE_WORKFLOWS), OAUTH2_WORKFLOW, ERROR_WORKFLOW, ...Object.values(examples)]);
+	timings.setup = Date.now() - started;
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	n8n?.cleanup();
+	await sandbox?.close();
+	// eslint-disable-next-line no-console
+	console.info(`e2e timings (ms): ${JSON.stringify(timings)}`);
+});
+
+async function execute(id: string) {
+	const started = Date.now();
+	const result = await n8n.execute(id);
+	timings[id] = Date.now() - started;
+	return result;
+}
+
+describe('in a real n8n, against the sandbox', () => {
+	test('account: check connection and brand profile', async () => {
+		const run = await execute('e2eAccount');
+		expect(run.items('Check Connection')[0].json).toMatchObject({ ok: true, organization: { name: 'Sandbox Org' } });
+		expect(run.items('Get Brand Profile')[0].json).toEqual({ found: false });
+	});
+
+	test('hook: score and generate', async () => {
+		const run = await execute('e2eHook');
+		expect(run.items('Score')[0].json).toMatchObject({ benchmark: { estimated: true } });
+		expect(run.items('Generate').map((item) => item.json.hook)).toEqual(['Hook 1 about coffee', 'Hook 2 about coffee', 'Hook 3 about coffee']);
+	});
+
+	test('studio: formats, start (wait, download), get (download), list, credits', async () => {
+		const run = await execute('e2eStudio');
+		expect(run.items('List Formats')).toHaveLength(8);
+		const [started] = run.items('Start Generation');
+		expect(started.json).toMatchObject({ status: 'done', credits: 5 });
+		expect(Object.keys(started.binary ?? {})).toEqual(['output_0', 'output_1', 'output_2']);
+		expect(run.items('Get Generation')[0].json).toMatchObject({ id: started.json.id, status: 'done' });
+		expect(Object.keys(run.items('Get Generation')[0].binary ?? {})).toHaveLength(3);
+		expect(run.items('List Generations').map((item) => item.json.id)).toContain(started.json.id);
+		expect(run.items('Get Credits')[0].json).toEqual({ credits: 95 });
+	});
+
+	test('channel: list, connect URL, is connected, analytics, post analytics, disconnect', async () => {
+		const run = await execute('e2eChannel');
+		expect(run.items('List Channels').map((item) => item.json.id)).toEqual(['ch_x', 'ch_linkedin', 'ch_instagram']);
+		expect(run.items('Get Connect URL')[0].json).toMatchObject({ provider: 'linkedin', url: expect.stringContaining('/connect/linkedin') });
+		expect(run.items('Is Connected')[0].json).toEqual({ connected: true });
+		expect(run.items('Get Analytics')[0].json).toMatchObject({ label: 'Impressions' });
+		expect(run.items('Get Post Analytics')).toHaveLength(2);
+		expect(run.items('Disconnect')[0].json).toMatchObject({ id: 'ch_instagram', disconnected: true });
+	});
+
+	test('media: import from URL and list', async () => {
+		const run = await execute('e2eMedia');
+		const [imported] = run.items('Import From URL');
+		expect(imported.json).toMatchObject({ id: expect.any(String), path: expect.stringMatching(/^\/uploads\//) });
+		expect(run.items('List Media').map((item) => item.json.id)).toContain(imported.json.id);
+	});
+
+	test('post: create on two channels, list, find a free slot, delete the group', async () => {
+		const before = sandbox.state.counts.postsCreated as number;
+		const run = await execute('e2ePost');
+		expect(run.items('Create Post').map((item) => item.json.integration)).toEqual(['ch_x', 'ch_linkedin']);
+		expect(run.items('List Posts').map((item) => (item.json.settings as IDataObject).__type)).toEqual(['x', 'linkedin']);
+		expect(String(run.items('Find Free Slot')[0].json.date)).toMatch(/Z$/);
+		expect(run.items('Delete Post')[0].json).toMatchObject({ deleted: true });
+		expect((sandbox.state.counts.postsCreated as number) - before).toBe(2);
+	});
+
+	test('example: upload a file, then schedule a post (binary from Convert to File)', async () => {
+		const run = await execute(examples['upload-then-schedule-post.json'].id as string);
+		expect(run.items('Upload Media')[0].json).toMatchObject({ path: expect.stringContaining('checklist.txt') });
+		expect(run.items('Schedule Post')[0].json).toMatchObject({ postId: expect.any(String), integration: 'ch_linkedin' });
+	});
+
+	test('example: score a hook, then generate more', async () => {
+		const run = await execute(examples['score-then-generate-hooks.json'].id as string);
+		expect(run.items('Generate Hooks')).toHaveLength(3);
+	});
+
+	test('example: generate a slideshow, wait, and post it to X and LinkedIn', async () => {
+		const run = await execute(examples['generate-wait-and-post.json'].id as string);
+		const [generated] = run.items('Generate Slideshow');
+		expect(generated.json.status).toBe('done');
+		expect(run.items('Post to X and LinkedIn')).toHaveLength(2);
+		const outputId = ((generated.json.outputs as IDataObject[])[0]).id;
+		const posted = sandbox.state.posts.slice(-2);
+		expect(posted.map((post) => post.integration)).toEqual(['ch_x', 'ch_linkedin']);
+		expect(posted[0]).toMatchObject({ type: 'now' });
+		expect(outputId).toEqual(expect.any(String));
+	});
+
+	test('OAuth2 credential: the sandbox receives the token raw, without Bearer', async () => {
+		const run = await execute('e2eOAuth2');
+		expect(run.items('Check Connection')[0].json).toMatchObject({ ok: true });
+		expect(sandbox.state.authHeaders).toContain(OAUTH_TOKEN);
+		expect(sandbox.state.authHeaders.filter((header) => /bearer/i.test(String(header)))).toEqual([]);
+	});
+
+	test('continueOnFail in n8n: a 404 becomes an error item with the message', async () => {
+		const run = await execute('e2eErrors');
+		expect(run.items('Get Missing Generation')[0].json).toEqual({ error: 'Not found: GET /studio/generations/gen_missing (404): generation not found' });
+	});
+
+	test('trigger: activated for real, it fires after a generation finishes and the post goes out', async () => {
+		await n8n.start();
+		const apiKey = await n8n.ownerApiKey();
+		const id = examples['generation-finished-post.json'].id as string;
+		const postsBefore = sandbox.state.posts.length;
+		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`); // first poll: the baseline
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		expect(sandbox.state.posts.length).toBe(postsBefore);
+
+		const headers = { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json' };
+		const started = (await (
+			await fetch(`${sandboxUrl}/api/public/v1/studio/generations`, { method: 'POST', headers, body: JSON.stringify({ formatId: 'wall_of_text', input: { hook: 'e2e' } }) })
+		).json()) as IDataObject;
+		await fetch(`${sandboxUrl}/__sandbox/finish`, { method: 'POST' });
+
+		// Activation polls at once; re-activating makes the next poll happen now instead of in a minute.
+		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
+		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
+		const deadline = Date.now() + 60_000;
+		while (sandbox.state.posts.length < postsBefore + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
+		const posted = sandbox.state.posts.slice(postsBefore);
+		expect(posted.map((post) => post.integration)).toEqual(['ch_x', 'ch_linkedin']);
+		expect(String(posted[0].content)).toBe('Fresh from the studio: wall_of_text');
+		const generation = sandbox.state.generations.find((g) => g.id === started.id)!;
+		expect((generation.outputs as IDataObject[]).length).toBe(1);
+
+		// Once only: another re-activation does not post again.
+		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
+		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		expect(sandbox.state.posts.length).toBe(postsBefore + 2);
+		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
+	}, 180_000);
+});
+

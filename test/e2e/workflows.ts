@@ -1,0 +1,117 @@
+/** Workflows the end-to-end suite imports into n8n: one per resource, each node run once. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+const ACTION = 'n8n-nodes-social-content.socialContent';
+export const API_CREDENTIAL = { id: 'sandboxApiKey', name: 'Social Content (sandbox)' };
+export const OAUTH2_CREDENTIAL = { id: 'sandboxOAuth2', name: 'Social Content OAuth2 (sandbox)' };
+
+type Step = [name: string, parameters: IDataObject, extra?: IDataObject];
+
+export function chainWorkflow(id: string, steps: Step[], authentication: 'apiKey' | 'oAuth2' = 'apiKey'): IDataObject {
+	const nodes: IDataObject[] = [
+		{ id: `${id}-0`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+	];
+	steps.forEach(([name, parameters, extra], index) => {
+		nodes.push({
+			id: `${id}-${index + 1}`,
+			name,
+			type: ACTION,
+			typeVersion: 1,
+			position: [(index + 1) * 220, 0],
+			executeOnce: true,
+			parameters: { authentication, ...parameters },
+			credentials:
+				authentication === 'apiKey' ? { socialContentApi: API_CREDENTIAL } : { socialContentOAuth2Api: OAUTH2_CREDENTIAL },
+			...extra,
+		});
+	});
+	const connections: IDataObject = {};
+	for (let index = 0; index < nodes.length - 1; index++) {
+		connections[nodes[index].name as string] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { id, name: `e2e ${id}`, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
+}
+
+const locator = (value: string) => ({ __rl: true, mode: 'id', value });
+
+export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
+	account: chainWorkflow('e2eAccount', [
+		['Check Connection', { resource: 'account', operation: 'checkConnection' }],
+		['Get Brand Profile', { resource: 'account', operation: 'getBrandProfile' }],
+	]),
+	hook: chainWorkflow('e2eHook', [
+		['Score', { resource: 'hook', operation: 'score', text: 'Stop scrolling: read this', platform: 'tiktok' }],
+		['Generate', { resource: 'hook', operation: 'generate', topic: 'coffee', count: 3 }],
+	]),
+	studio: chainWorkflow('e2eStudio', [
+		['List Formats', { resource: 'studio', operation: 'listFormats' }],
+		[
+			'Start Generation',
+			{
+				resource: 'studio',
+				operation: 'startGeneration',
+				format: locator('slideshow'),
+				hook: '5 habits',
+				options: { waitForCompletion: true, downloadOutputs: true, pollInterval: 0.2, maxCredits: 20 },
+			},
+		],
+		['Get Generation', { resource: 'studio', operation: 'getGeneration', generationId: '={{ $json.id }}', downloadOutputs: true }],
+		['List Generations', { resource: 'studio', operation: 'listGenerations', status: 'done', returnAll: true }],
+		['Get Credits', { resource: 'studio', operation: 'getCredits' }],
+	]),
+	channel: chainWorkflow('e2eChannel', [
+		['List Channels', { resource: 'channel', operation: 'list' }],
+		['Get Connect URL', { resource: 'channel', operation: 'getConnectUrl', provider: 'linkedin' }],
+		['Is Connected', { resource: 'channel', operation: 'isConnected' }],
+		['Get Analytics', { resource: 'channel', operation: 'getAnalytics', channel: locator('ch_x'), date: '7' }],
+		['Get Post Analytics', { resource: 'channel', operation: 'getPostAnalytics', postId: 'post_1', date: '7' }],
+		['Disconnect', { resource: 'channel', operation: 'disconnect', channel: locator('ch_instagram') }],
+	]),
+	media: chainWorkflow('e2eMedia', [
+		['Import From URL', { resource: 'media', operation: 'importFromUrl', url: 'https://example.com/picture.png' }],
+		['List Media', { resource: 'media', operation: 'list', returnAll: true }],
+	]),
+	post: chainWorkflow('e2ePost', [
+		[
+			'Create Post',
+			{
+				resource: 'post',
+				operation: 'create',
+				type: 'schedule',
+				date: '2030-01-02T10:00:00',
+				channels: ['ch_x', 'ch_linkedin'],
+				content: { parts: [{ text: 'Hello from the e2e suite' }, { text: 'Second part' }] },
+				settings: { who_can_reply_post: 'everyone' },
+				options: { tags: 'e2e' },
+			},
+		],
+		['List Posts', { resource: 'post', operation: 'list', startDate: '2030-01-01T00:00:00', endDate: '2030-01-03T00:00:00' }],
+		['Find Free Slot', { resource: 'post', operation: 'findFreeSlot', channel: locator('ch_linkedin') }],
+		['Delete Post', { resource: 'post', operation: 'delete', postId: "={{ $('Create Post').first().json.postId }}" }],
+	]),
+};
+
+export const OAUTH2_WORKFLOW = chainWorkflow(
+	'e2eOAuth2',
+	[['Check Connection', { resource: 'account', operation: 'checkConnection' }]],
+	'oAuth2',
+);
+
+export const ERROR_WORKFLOW = chainWorkflow('e2eErrors', [
+	['Get Missing Generation', { resource: 'studio', operation: 'getGeneration', generationId: 'gen_missing' }, { onError: 'continueRegularOutput' }],
+]);
+
+/** The example workflows shipped in examples/, with ids so they can be executed or activated. */
+export function exampleWorkflows(): Record<string, IDataObject> {
+	const folder = join(__dirname, '..', '..', 'examples');
+	const result: Record<string, IDataObject> = {};
+	for (const file of readdirSync(folder).filter((name) => name.endsWith('.json'))) {
+		const workflow = JSON.parse(readFileSync(join(folder, file), 'utf8')) as IDataObject;
+		const id = `ex${file.replace(/\.json$/, '').replace(/[^a-zA-Z0-9]/g, '').slice(0, 14)}`;
+		result[file] = { ...workflow, id };
+	}
+	return result;
+}
