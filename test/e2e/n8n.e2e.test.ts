@@ -190,5 +190,37 @@ describe('in a real n8n, against the sandbox', () => {
 		expect(sandbox.state.posts.length).toBe(postsBefore + 2);
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 	}, 180_000);
+
+	test('OAuth2 connect flow through n8n: authorization code with PKCE S256, token request form-urlencoded, raw token used', async () => {
+		// n8n's OAuth callback URL names localhost, so the session cookie must be for localhost too.
+		const base = `http://localhost:${n8n.port}`;
+		const login = await fetch(`${base}/rest/login`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: 'owner@example.com', password: 'Sandbox-Passw0rd' }),
+		});
+		expect(login.status).toBe(200);
+		const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+		const auth = (await (await fetch(`${base}/rest/oauth2-credential/auth?id=sandboxOAuth2`, { headers: { Cookie: cookie } })).json()) as { data: string };
+		const authorizeUrl = new URL(auth.data);
+		expect(authorizeUrl.pathname).toBe('/oauth/authorize');
+		expect(authorizeUrl.searchParams.get('code_challenge_method')).toBe('S256');
+		const approved = await fetch(authorizeUrl, { redirect: 'manual' });
+		const callback = approved.headers.get('location')!;
+		expect(callback).toContain('/rest/oauth2-credential/callback?code=');
+		const page = await (await fetch(callback, { headers: { Cookie: cookie } })).text();
+		expect(page).not.toContain('Failed to connect');
+		const tokens = [...(sandbox.state as unknown as { tokens: Map<string, IDataObject> }).tokens.keys()];
+		const issued = tokens.find((token) => token !== OAUTH_TOKEN);
+		expect(issued).toMatch(/^scapp_/);
+		expect((sandbox.state as unknown as { tokenRequests: IDataObject[] }).tokenRequests).toEqual([
+			{ contentType: 'application/x-www-form-urlencoded', clientInBody: true, codeVerifier: true },
+		]);
+
+		await n8n.stop();
+		const run = await execute('e2eOAuth2');
+		expect(run.items('Check Connection')[0].json).toMatchObject({ ok: true });
+		expect(sandbox.state.authHeaders.at(-1)).toBe(issued);
+	}, 120_000);
 });
 

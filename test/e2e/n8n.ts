@@ -3,37 +3,25 @@
  * way n8n loads community nodes: import credentials and workflows headlessly, execute workflows
  * with `n8n execute`, and run the server for what needs activation (polling triggers).
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { IDataObject, IRunExecutionData } from 'n8n-workflow';
 
-export const ROOT = join(__dirname, '..', '..');
-export const PACKAGE_NAME = 'n8n-nodes-social-content';
-
-/** Installs (once, cached) Node 24 and n8n; returns their folders. */
-export function installN8n(): { nodeBin: string; n8nBin: string } {
-	const out = execFileSync('bash', [join(__dirname, 'install-n8n.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-	const cache = out.trim().split('\n').pop()!;
-	const version = process.env.N8N_VERSION ?? '2.41.1';
-	return { nodeBin: join(cache, 'node24', 'bin'), n8nBin: join(cache, `n8n-${version}`, 'node_modules', '.bin', 'n8n') };
-}
-
-/** Packs this package (building it first if dist/ is missing) and unpacks it where n8n looks. */
-export function installPackage(userFolder: string): void {
-	if (!existsSync(join(ROOT, 'dist', 'nodes'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-	const packDir = mkdtempSync(join(tmpdir(), 'sc-pack-'));
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-	const tarball = readdirSync(packDir).find((file) => file.endsWith('.tgz'))!;
-	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-	mkdirSync(target, { recursive: true });
-	execFileSync('tar', ['xzf', join(packDir, tarball), '-C', target, '--strip-components=1']);
-	rmSync(packDir, { recursive: true, force: true });
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const runtime = require('../../scripts/n8n-runtime.js') as {
+	ROOT: string;
+	installN8n(): { nodeBin: string; n8nBin: string };
+	installPackage(userFolder: string): void;
+	n8nEnv(nodeBin: string, userFolder: string, port: number, brokerPort: number, extra?: IDataObject): NodeJS.ProcessEnv;
+	waitUntilReady(url: string, child: ChildProcess, log: string[]): Promise<void>;
+	setupOwner(url: string, email: string, password: string): Promise<string>;
+};
+export const { ROOT, installN8n, installPackage } = runtime;
 
 export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
@@ -71,23 +59,8 @@ export class N8n {
 	}
 
 	env(extra: IDataObject = {}): NodeJS.ProcessEnv {
-		return {
-			PATH: `${this.bins.nodeBin}:${process.env.PATH}`,
-			HOME: process.env.HOME,
-			N8N_USER_FOLDER: this.userFolder,
-			N8N_ENCRYPTION_KEY: 'social-content-e2e-key-0123456789',
-			N8N_PORT: String(this.port),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_SECURE_COOKIE: 'false',
-			N8N_LOG_LEVEL: 'warn',
-			GENERIC_TIMEZONE: 'UTC',
-			...Object.fromEntries(Object.entries(extra).map(([key, value]) => [key, String(value)])),
-		};
+		const strings = Object.fromEntries(Object.entries(extra).map(([key, value]) => [key, String(value)]));
+		return runtime.n8nEnv(this.bins.nodeBin, this.userFolder, this.port, this.brokerPort, strings);
 	}
 
 	/** Runs an n8n CLI command without blocking this process (the sandbox may live in it). */
@@ -145,18 +118,7 @@ export class N8n {
 		const log: string[] = [];
 		this.server.stdout?.on('data', (chunk) => log.push(String(chunk)));
 		this.server.stderr?.on('data', (chunk) => log.push(String(chunk)));
-		const deadline = Date.now() + 120_000;
-		while (Date.now() < deadline) {
-			try {
-				const response = await fetch(`${this.url}/healthz/readiness`);
-				if (response.ok) return;
-			} catch {
-				// not up yet
-			}
-			if (this.server.exitCode !== null) break;
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
-		throw new Error(`n8n did not start:\n${log.join('').slice(-3000)}`);
+		await runtime.waitUntilReady(this.url, this.server, log);
 	}
 
 	get url(): string {
@@ -173,13 +135,7 @@ export class N8n {
 
 	/** Owner account and a public-API key, for activating workflows. */
 	async ownerApiKey(email = 'owner@example.com', password = 'Sandbox-Passw0rd'): Promise<string> {
-		const setup = await fetch(`${this.url}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ email, firstName: 'Demo', lastName: 'Owner', password }),
-		});
-		const cookie = (setup.headers.get('set-cookie') ?? '').split(';')[0];
-		if (!setup.ok) throw new Error(`owner setup failed: ${setup.status} ${await setup.text()}`);
+		const cookie = await runtime.setupOwner(this.url, email, password);
 		const created = await fetch(`${this.url}/rest/api-keys`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', Cookie: cookie },

@@ -104,14 +104,12 @@ export const ERROR_WORKFLOW = chainWorkflow('e2eErrors', [
 	['Get Missing Generation', { resource: 'studio', operation: 'getGeneration', generationId: 'gen_missing' }, { onError: 'continueRegularOutput' }],
 ]);
 
-/** The example workflows shipped in examples/, with ids so they can be executed or activated. */
+/** The example workflows shipped in examples/, by file name. */
 export function exampleWorkflows(): Record<string, IDataObject> {
 	const folder = join(__dirname, '..', '..', 'examples');
 	const result: Record<string, IDataObject> = {};
 	for (const file of readdirSync(folder).filter((name) => name.endsWith('.json'))) {
-		const workflow = JSON.parse(readFileSync(join(folder, file), 'utf8')) as IDataObject;
-		const id = `ex${file.replace(/\.json$/, '').replace(/[^a-zA-Z0-9]/g, '').slice(0, 14)}`;
-		result[file] = { ...workflow, id };
+		result[file] = JSON.parse(readFileSync(join(folder, file), 'utf8')) as IDataObject;
 	}
 	return result;
 }

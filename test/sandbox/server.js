@@ -62,6 +62,7 @@ function createSandbox(options = {}) {
 			codes: new Map(),
 			buckets: new Map(),
 			faults: [],
+			tokenRequests: [],
 			counts: { requests: 0, postsCreated: 0, generationsStarted: 0, uploads: 0, rateLimited: 0, byRoute: {} },
 			seq: 0,
 			brandRead: false,
@@ -359,6 +360,7 @@ function createSandbox(options = {}) {
 		let clientSecret = body.client_secret;
 		const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
 		if (basic) [clientId, clientSecret] = Buffer.from(basic[1], 'base64').toString().split(':');
+		state.tokenRequests.push({ contentType: type, clientInBody: Boolean(body.client_id && body.client_secret), codeVerifier: Boolean(body.code_verifier) });
 		if (body.grant_type !== 'authorization_code') return json(400, { error: 'unsupported_grant_type' });
 		if (clientId !== config.clientId || clientSecret !== config.clientSecret) return json(401, { error: 'invalid_client' });
 		const grant = state.codes.get(body.code);
@@ -376,7 +378,7 @@ function createSandbox(options = {}) {
 
 	async function control(req, res, path, json) {
 		if (path === '/__sandbox/state') {
-			return json(200, { credits: state.credits, counts: state.counts, posts: state.posts, generations: state.generations.map(publicGeneration), channels: state.channels, media: state.media.length, authHeaders: state.authHeaders.slice(-50), tokens: [...state.tokens.keys()] });
+			return json(200, { credits: state.credits, counts: state.counts, posts: state.posts, generations: state.generations.map(publicGeneration), channels: state.channels, media: state.media.length, authHeaders: state.authHeaders.slice(-50), tokenRequests: state.tokenRequests, tokens: [...state.tokens.keys()] });
 		}
 		if (path === '/__sandbox/reset' && req.method === 'POST') {
 			reset();

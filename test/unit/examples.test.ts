@@ -14,6 +14,7 @@ describe.each(files)('examples/%s', (file) => {
 
 	test('is a workflow n8n can import: name, nodes, connections', () => {
 		expect(workflow.name).toMatch(/^Social Content: /);
+		expect((workflow as unknown as { id: string }).id).toMatch(/^[a-zA-Z0-9]{16}$/);
 		expect(workflow.nodes.length).toBeGreaterThan(1);
 		for (const [from, outputs] of Object.entries(workflow.connections)) {
 			expect(workflow.nodes.map((node) => node.name)).toContain(from);

@@ -1,0 +1,83 @@
+// Shared by the demo (scripts/demo.js) and the end-to-end suite (test/e2e): installs Node 24 and
+// n8n into a cache, and installs this package into an n8n user folder as a community node.
+'use strict';
+const { execFileSync } = require('node:child_process');
+const { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const ROOT = join(__dirname, '..');
+const PACKAGE_NAME = 'n8n-nodes-social-content';
+
+/** Installs (once, cached) Node 24 and n8n; returns the Node bin folder and the n8n binary. */
+function installN8n() {
+	const out = execFileSync('bash', [join(ROOT, 'test', 'e2e', 'install-n8n.sh')], {
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const cache = out.trim().split('\n').pop();
+	const version = process.env.N8N_VERSION || '2.41.1';
+	return { nodeBin: join(cache, 'node24', 'bin'), n8nBin: join(cache, `n8n-${version}`, 'node_modules', '.bin', 'n8n') };
+}
+
+/** Packs this package (building it first if dist/ is missing) and unpacks it where n8n looks. */
+function installPackage(userFolder) {
+	if (!existsSync(join(ROOT, 'dist', 'nodes'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+	const packDir = mkdtempSync(join(tmpdir(), 'sc-pack-'));
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	const tarball = readdirSync(packDir).find((file) => file.endsWith('.tgz'));
+	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	rmSync(target, { recursive: true, force: true });
+	mkdirSync(target, { recursive: true });
+	execFileSync('tar', ['xzf', join(packDir, tarball), '-C', target, '--strip-components=1']);
+	rmSync(packDir, { recursive: true, force: true });
+}
+
+/** The environment n8n runs with here: no telemetry, loopback only, fixed encryption key. */
+function n8nEnv(nodeBin, userFolder, port, brokerPort, extra = {}) {
+	return {
+		PATH: `${nodeBin}:${process.env.PATH}`,
+		HOME: process.env.HOME,
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: 'social-content-local-key-0123456789',
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_LOG_LEVEL: 'warn',
+		GENERIC_TIMEZONE: process.env.GENERIC_TIMEZONE || 'UTC',
+		...extra,
+	};
+}
+
+/** Waits until n8n answers its readiness check; fails with its last log lines if it exits or takes too long. */
+async function waitUntilReady(url, child, log, timeoutMs = 120000) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		try {
+			if ((await fetch(`${url}/healthz/readiness`)).ok) return;
+		} catch {
+			// not listening yet
+		}
+		if (child.exitCode !== null) break;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	throw new Error(`n8n did not start:\n${log.join('').slice(-3000)}`);
+}
+
+/** Creates the owner account of a fresh n8n; returns the session cookie. */
+async function setupOwner(url, email, password) {
+	const response = await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ email, firstName: 'Demo', lastName: 'Owner', password }),
+	});
+	if (!response.ok) throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
+	return (response.headers.get('set-cookie') || '').split(';')[0];
+}
+
+module.exports = { ROOT, PACKAGE_NAME, installN8n, installPackage, n8nEnv, waitUntilReady, setupOwner };
