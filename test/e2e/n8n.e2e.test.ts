@@ -63,6 +63,13 @@ afterAll(async () => {
 	console.info(`e2e timings (ms): ${JSON.stringify(timings)}`);
 });
 
+let serverApiKey: Promise<string> | undefined;
+/** Starts n8n's server once, with its owner account; returns a public-API key. */
+async function runningServer(): Promise<string> {
+	serverApiKey ??= n8n.start().then(async () => await n8n.ownerApiKey());
+	return await serverApiKey;
+}
+
 async function execute(id: string) {
 	const started = Date.now();
 	const result = await n8n.execute(id);
@@ -158,8 +165,7 @@ describe('in a real n8n, against the sandbox', () => {
 	});
 
 	test('trigger: activated for real, it fires after a generation finishes and the post goes out', async () => {
-		await n8n.start();
-		const apiKey = await n8n.ownerApiKey();
+		const apiKey = await runningServer();
 		const id = examples['generation-finished-post.json'].id as string;
 		const postsBefore = sandbox.state.posts.length;
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`); // first poll: the baseline
@@ -192,6 +198,7 @@ describe('in a real n8n, against the sandbox', () => {
 	}, 180_000);
 
 	test('OAuth2 connect flow through n8n: authorization code with PKCE S256, token request form-urlencoded, raw token used', async () => {
+		await runningServer();
 		// n8n's OAuth callback URL names localhost, so the session cookie must be for localhost too.
 		const base = `http://localhost:${n8n.port}`;
 		const login = await fetch(`${base}/rest/login`, {
@@ -217,7 +224,6 @@ describe('in a real n8n, against the sandbox', () => {
 			{ contentType: 'application/x-www-form-urlencoded', clientInBody: true, codeVerifier: true },
 		]);
 
-		await n8n.stop();
 		const run = await execute('e2eOAuth2');
 		expect(run.items('Check Connection')[0].json).toMatchObject({ ok: true });
 		expect(sandbox.state.authHeaders.at(-1)).toBe(issued);
