@@ -4,6 +4,7 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	testMatch: ['<rootDir>/test/**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	setupFiles: ['<rootDir>/test/setup.ts'],
 	testTimeout: 30000,
 	// The e2e suite spawns n8n, whose task-runner children can outlive it by a moment.
