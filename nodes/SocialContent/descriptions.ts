@@ -32,6 +32,15 @@ export const requestOptionsProperty: INodeProperties = {
 	default: {},
 	options: [
 		{
+			displayName: 'Concurrent Requests',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 50 },
+			default: 1,
+			description:
+				'How many items are sent at once. When the service says "too many requests", all of them wait together. Output order stays the order of the input items.',
+		},
+		{
 			displayName: 'Max Rate Limit Wait (Seconds)',
 			name: 'maxRateLimitWait',
 			type: 'number',

@@ -160,6 +160,16 @@ describe('against the sandbox', () => {
 		expect(Number(sandbox.state.counts.rateLimited)).toBeGreaterThan(0);
 	});
 
+	test('a batch with Concurrent Requests near the bucket rate: every item succeeds, in order', async () => {
+		const items = Array.from({ length: 80 }, (_, i) => ({ text: `hook ${i}` }));
+		const { result, items: out } = await run(
+			{ resource: 'hook', operation: 'score', text: '={{ $json.text }}', requestOptions: { concurrency: 8 } },
+			items,
+		);
+		expect(result.error).toBeUndefined();
+		expect(out.map((item) => item.rewrite)).toEqual(items.map((item) => `3 ways: ${item.text}`));
+	});
+
 	test('503 switch: a disabled feature says it is not configured', async () => {
 		sandbox.config.disabled = ['studio'];
 		expect((await run({ resource: 'studio', operation: 'listFormats' })).result.error?.message).toBe(

@@ -59,4 +59,59 @@ describe('per-item loop, pairing and errors', () => {
 		expect(result.error?.message).toBe('The operation "explode" of "account" is not supported');
 		expect(nock.pendingMocks()).toEqual([]);
 	});
+
+	test('Concurrent Requests: several in flight, output in input order, each paired', async () => {
+		let inFlight = 0;
+		let most = 0;
+		api()
+			.post(`${API_PATH}/hooks/score`)
+			.times(12)
+			.reply(async (_uri, body) => {
+				inFlight++;
+				most = Math.max(most, inFlight);
+				const { text } = body as { text: string };
+				// Later items answer sooner, so completion order is not input order.
+				await new Promise((resolve) => setTimeout(resolve, 60 - Number(text) * 4));
+				inFlight--;
+				return [200, { text }];
+			});
+		const result = await runAction(
+			{ resource: 'hook', operation: 'score', text: '={{ $json.n }}', requestOptions: { concurrency: 4 } },
+			{ items: Array.from({ length: 12 }, (_, n) => ({ n: String(n) })) },
+		);
+		expect(result.output(NODE).map((item) => [item.json.text, item.pairedItem])).toEqual(
+			Array.from({ length: 12 }, (_, n) => [String(n), { item: n }]),
+		);
+		expect(most).toBe(4);
+	});
+
+	test('a 429 on one request holds back the others of the run until the wait is over', async () => {
+		const sentAt: number[] = [];
+		let limitedAt = 0;
+		let first = true;
+		api()
+			.post(`${API_PATH}/hooks/score`)
+			.times(20)
+			.delay(50)
+			.reply(() => {
+				const now = Date.now();
+				if (first) {
+					first = false;
+					limitedAt = now;
+					return [429, { code: 'RATE_LIMITED', bucket: 'hooks', limit: 20, retryAfter: 0.3 }];
+				}
+				sentAt.push(now);
+				return [200, { score: 1 }];
+			});
+		const result = await runAction(
+			{ resource: 'hook', operation: 'score', text: 'x', requestOptions: { concurrency: 2 } },
+			{ items: Array.from({ length: 6 }, () => ({})) },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)).toHaveLength(6);
+		// Only the request already in flight with the limited one went out during the wait.
+		expect(sentAt.filter((at) => at > limitedAt + 20 && at < limitedAt + 290)).toEqual([]);
+		expect(sentAt.filter((at) => at >= limitedAt + 290)).toHaveLength(5);
+	});
 });
+

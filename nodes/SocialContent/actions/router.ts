@@ -41,23 +41,35 @@ export async function runForEachItem(
 	execute: OperationExecute,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const results = await execute.call(this, itemIndex);
-			for (const result of results) output.push({ ...result, pairedItem: { item: itemIndex } });
-		} catch (caught) {
-			const error = withItemIndex(this, caught, itemIndex);
-			if (!this.continueOnFail()) throw error;
-			// n8n shows `error` (message and description) and routes such items to the error output.
-			output.push({
-				json: { error: error.message },
-				error,
-				pairedItem: { item: itemIndex },
-			});
+	const concurrency = Math.min(
+		Math.max(1, Math.floor(Number(this.getNodeParameter('requestOptions.concurrency', 0, 1)) || 1)),
+		Math.max(1, items.length),
+	);
+	const outputs: INodeExecutionData[][] = new Array(items.length);
+	let next = 0;
+	let stopped: Error | undefined;
+
+	// A few workers take items in order; each item's output keeps its input's place.
+	const worker = async () => {
+		while (next < items.length && !stopped) {
+			const itemIndex = next++;
+			try {
+				const results = await execute.call(this, itemIndex);
+				outputs[itemIndex] = results.map((result) => ({ ...result, pairedItem: { item: itemIndex } }));
+			} catch (caught) {
+				const error = withItemIndex(this, caught, itemIndex);
+				if (!this.continueOnFail()) {
+					stopped ??= error;
+					return;
+				}
+				// n8n shows `error` (message and description) and routes such items to the error output.
+				outputs[itemIndex] = [{ json: { error: error.message }, error, pairedItem: { item: itemIndex } }];
+			}
 		}
-	}
-	return [output];
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	if (stopped) throw stopped;
+	return [outputs.flat()];
 }
 
 function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {

@@ -137,10 +137,14 @@ async function exchange(
 	const limits = limitsOf(ctx, itemIndex);
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
+	const gate = rateLimitGateOf(ctx);
 	let waitedForRateLimitMs = 0;
 	let readRetries = 0;
 
 	for (;;) {
+		// Another request of this run was told to wait: this one waits too, instead of adding a 429.
+		const paused = gate.pausedUntil - Date.now();
+		if (paused > 0) await sleep(paused, signal);
 		let response: RawResponse;
 		try {
 			response = await sendOnce();
@@ -161,7 +165,7 @@ async function exchange(
 				throw rateLimitError(ctx, connection, request, body, waitedForRateLimitMs, limits, itemIndex);
 			}
 			waitedForRateLimitMs += waitMs;
-			await sleep(waitMs, signal);
+			gate.pausedUntil = Math.max(gate.pausedUntil, Date.now() + waitMs);
 			continue;
 		}
 		if (isRead && TRANSIENT_STATUSES.includes(statusCode) && readRetries < READ_RETRY_DELAYS_MS.length) {
@@ -170,6 +174,23 @@ async function exchange(
 		}
 		return response;
 	}
+}
+
+interface RateLimitGate {
+	/** Until when (ms since epoch) every request of the run holds back. */
+	pausedUntil: number;
+}
+
+// One gate per node run (its context object), shared by the requests that run side by side.
+const rateLimitGates = new WeakMap<object, RateLimitGate>();
+
+function rateLimitGateOf(ctx: ApiContext): RateLimitGate {
+	let gate = rateLimitGates.get(ctx);
+	if (!gate) {
+		gate = { pausedUntil: 0 };
+		rateLimitGates.set(ctx, gate);
+	}
+	return gate;
 }
 
 function bodyText(response: RawResponse): string {
