@@ -1,6 +1,8 @@
 import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
 import { runChain, START_NODE_TYPE, ACTION_NODE_TYPE } from '../helpers/harness';
-import { apiKeyCredentials } from '../helpers/fixtures';
+import nock from 'nock';
+
+import { APP_URL, apiKeyCredentials, OAUTH_TOKEN, oauth2Credentials } from '../helpers/fixtures';
 
 const png = Buffer.from('89504e470d0a1a0a-fake-png', 'utf8');
 
@@ -45,6 +47,31 @@ describe('Media → Upload', () => {
 		expect(received).toContain('name="file"; filename="photo.png"');
 		expect(received).toContain('Content-Type: image/png');
 		expect(received).toContain(png.toString('utf8'));
+		scope.done();
+	});
+
+	test('with OAuth2 too: the multipart body survives n8n\'s OAuth2 signing, token raw', async () => {
+		let received = '';
+		const scope = nock(APP_URL, { reqheaders: { authorization: OAUTH_TOKEN } })
+			.post(`${API_PATH}/upload`, (body: string) => {
+				received = body;
+				return true;
+			})
+			.reply(200, { id: 'med_9', path: '/uploads/x.png' });
+		const result = await runChain(
+			[
+				{ name: 'Start', type: START_NODE_TYPE },
+				{
+					name: NODE,
+					type: ACTION_NODE_TYPE,
+					parameters: { authentication: 'oAuth2', resource: 'media', operation: 'upload' },
+					credentials: { socialContentOAuth2Api: { id: '2', name: 'o' } },
+				},
+			],
+			{ credentials: oauth2Credentials, input: [{ json: {}, binary: { data: { data: png.toString('base64'), mimeType: 'image/png', fileName: 'x.png' } } }] },
+		);
+		expect(result.output(NODE)[0].json).toEqual({ id: 'med_9', path: '/uploads/x.png' });
+		expect(received).toContain('filename="x.png"');
 		scope.done();
 	});
 

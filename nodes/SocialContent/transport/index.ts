@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiError, looksLikeHtml, redact, serverMessages, type FailedResponse } from './errors';
 import { apiBaseUrl } from './instanceUrl';
+import { StreamingForm } from './multipart';
 import { retryAfterMs } from './rateLimit';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -28,7 +29,7 @@ export interface ApiRequest {
 	/** Path below /api/public/v1, starting with a slash. */
 	path: string;
 	qs?: IDataObject;
-	body?: IDataObject | FormData;
+	body?: IDataObject | StreamingForm;
 }
 
 export interface RequestLimits {
@@ -70,8 +71,10 @@ export async function apiRequest(
 		baseURL: connection.baseURL,
 		url: request.path,
 		qs: request.qs,
-		body: request.body,
+		body: request.body as IHttpRequestOptions['body'],
 		headers: { Accept: 'application/json' },
+		// Following redirects would keep a copy of the whole body for replay: not for streamed files.
+		disableFollowRedirect: request.body instanceof StreamingForm,
 		// Read the body as text ourselves: a web page must never pass for a successful answer.
 		encoding: 'text',
 		json: false,

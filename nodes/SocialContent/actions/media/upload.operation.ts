@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { StreamedFile, StreamingForm } from '../../transport/multipart';
 
 const show = { resource: ['media'], operation: ['upload'] };
 
@@ -30,12 +31,22 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				: 'The input item has no binary data at all. Put a node that reads or downloads a file before this one.',
 		});
 	}
-	const binary = this.helpers.assertBinaryData(itemIndex, propertyName);
-	const content = await this.helpers.getBinaryDataBuffer(itemIndex, propertyName);
-	const form = new FormData();
-	const fileName = binary.fileName ?? `${propertyName}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
-	form.append('file', new Blob([content as unknown as BlobPart], { type: binary.mimeType }), fileName);
-
+	const form = new StreamingForm();
+	form.append('file', await fileOf(this, itemIndex, propertyName));
 	const response = await apiRequest.call(this, { method: 'POST', path: '/upload', body: form }, itemIndex);
 	return [{ json: { ...(response as IDataObject) } }];
+}
+
+/** The file, streamed from n8n's binary data store when it is there (filesystem, S3), else from memory. */
+async function fileOf(ctx: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<StreamedFile> {
+	const binary = ctx.helpers.assertBinaryData(itemIndex, propertyName);
+	const name = binary.fileName ?? `${propertyName}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
+	const type = binary.mimeType || 'application/octet-stream';
+	if (binary.id) {
+		const binaryId = binary.id;
+		const { fileSize } = await ctx.helpers.getBinaryMetadata(binaryId);
+		return new StreamedFile(name, type, fileSize, async () => await ctx.helpers.getBinaryStream(binaryId));
+	}
+	const content = await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName);
+	return new StreamedFile(name, type, content.length, async () => [content]);
 }
