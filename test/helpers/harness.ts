@@ -31,8 +31,12 @@ import {
 
 import { SocialContentApi } from '../../credentials/SocialContentApi.credentials';
 import { SocialContentOAuth2Api } from '../../credentials/SocialContentOAuth2Api.credentials';
-import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
-import { SocialContentTrigger } from '../../nodes/SocialContentTrigger/SocialContentTrigger.node';
+// Required with the .ts extension: beside each node file sits its codex, `<Name>.node.json`,
+// which a plain "<Name>.node" would resolve to under tsx (the benchmarks' runner).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SocialContent } = require('../../nodes/SocialContent/SocialContent.node.ts') as typeof import('../../nodes/SocialContent/SocialContent.node');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SocialContentTrigger } = require('../../nodes/SocialContentTrigger/SocialContentTrigger.node.ts') as typeof import('../../nodes/SocialContentTrigger/SocialContentTrigger.node');
 
 export const PACKAGE = 'n8n-nodes-social-content';
 export const ACTION_NODE_TYPE = `${PACKAGE}.socialContent`;
@@ -137,10 +141,18 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		throw new Error('getCredentials is not used by these nodes');
 	}
 
+	private readonly resolved = new Map<string, ICredentialDataDecryptedObject>();
+
 	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
 		const given = this.data[type];
 		if (!given) throw new Error(`The test gave no credentials of type "${type}"`);
-		return withDefaults(type, { ...given, ...this.savedOauthTokenData[type] });
+		// Resolved once per type and run, as n8n caches decrypted credentials; a copy each time.
+		let resolved = this.resolved.get(type);
+		if (!resolved) {
+			resolved = withDefaults(type, { ...given, ...this.savedOauthTokenData[type] });
+			this.resolved.set(type, resolved);
+		}
+		return { ...resolved };
 	}
 
 	async updateCredentials(): Promise<void> {}
@@ -151,6 +163,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		data: ICredentialDataDecryptedObject,
 	): Promise<void> {
 		this.savedOauthTokenData[type] = { oauthTokenData: data.oauthTokenData } as ICredentialDataDecryptedObject;
+		this.resolved.delete(type);
 	}
 
 	getCredentialsProperties(type: string) {

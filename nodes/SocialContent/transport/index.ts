@@ -211,7 +211,20 @@ interface Connection {
 	host: string;
 }
 
+// Credentials do not change during a run: read them once per node run (its context object).
+const connections = new WeakMap<object, Promise<Connection>>();
+
 async function connectionOf(ctx: ApiContext, itemIndex: number | undefined): Promise<Connection> {
+	let connection = connections.get(ctx);
+	if (!connection) {
+		connection = readConnection(ctx, itemIndex);
+		connections.set(ctx, connection);
+		connection.catch(() => connections.delete(ctx));
+	}
+	return await connection;
+}
+
+async function readConnection(ctx: ApiContext, itemIndex: number | undefined): Promise<Connection> {
 	const authentication = authenticationOf(ctx);
 	const credentialType = credentialTypeOf(authentication);
 	if (!credentialType) {

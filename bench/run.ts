@@ -1,0 +1,269 @@
+/**
+ * `npm run bench`: the performance goals, measured against the sandbox in one run, each beside a
+ * baseline from the same run. Prints a table, writes bench/results.json and BENCHMARKS.md.
+ * These are measurements, not tests: nothing here fails CI.
+ */
+import { execFile, fork } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { ACTION_NODE_TYPE, poll, registerNodeType, runChain, START_NODE_TYPE, triggerWorkflow } from '../test/helpers/harness';
+
+/** The floor any n8n node pays: n8n's own authenticated request helper in a bare loop. */
+class HelperLoop implements INodeType {
+	description = {
+		displayName: 'Helper Loop',
+		name: 'helperLoop',
+		group: ['transform'],
+		version: 1,
+		description: '',
+		defaults: { name: 'Helper Loop' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'socialContentApi', required: true }],
+		properties: [],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions) {
+		const items = this.getInputData();
+		const credentials = await this.getCredentials('socialContentApi');
+		for (const item of items) {
+			item.json = (await this.helpers.httpRequestWithAuthentication.call(this, 'socialContentApi', {
+				method: 'POST',
+				url: `${String(credentials.instanceUrl)}/api/public/v1/hooks/score`,
+				body: { text: item.json.text },
+				json: true,
+			})) as IDataObject;
+		}
+		return [items];
+	}
+}
+registerNodeType('bench.helperLoop', new HelperLoop());
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createSandbox } = require('../test/sandbox/server.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const runtime = require('../scripts/n8n-runtime.js');
+
+interface Row {
+	name: string;
+	value: number;
+	unit: string;
+	baseline: number | null;
+	ratio: number | null;
+	goal: string;
+	met: boolean;
+}
+const rows: Row[] = [];
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+async function withSandbox<T>(options: IDataObject, run: (url: string, sandbox: IDataObject) => Promise<T>): Promise<T> {
+	const sandbox = createSandbox(options);
+	const url = await sandbox.listen();
+	try {
+		return await run(url, sandbox);
+	} finally {
+		await sandbox.close();
+	}
+}
+
+async function runNode(url: string, parameters: IDataObject, items: IDataObject[], type = ACTION_NODE_TYPE) {
+	return await runChain(
+		[
+			{ name: 'Start', type: START_NODE_TYPE },
+			{ name: 'Node', type, parameters: parameters as never, credentials: { socialContentApi: { id: '1', name: 'c' } }, onError: 'continueRegularOutput' },
+		],
+		{ credentials: { socialContentApi: { instanceUrl: url, apiKey: 'sk_sandbox_demo_key' } }, input: items, settings: { timezone: 'UTC' } },
+	);
+}
+
+/** Per-item overhead: the node against a raw fetch loop making the same requests. */
+async function overhead() {
+	const n = 400;
+	await withSandbox({ buckets: { default: { limit: 1e9 }, hooks: { limit: 1e9 } } }, async (url) => {
+		const raw = async () => {
+			const started = performance.now();
+			for (let i = 0; i < n; i++) {
+				const response = await fetch(`${url}/api/public/v1/hooks/score`, {
+					method: 'POST',
+					headers: { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json', Accept: 'application/json' },
+					body: JSON.stringify({ text: `hook ${i}` }),
+				});
+				await response.json();
+			}
+			return performance.now() - started;
+		};
+		const node = async () => {
+			const started = performance.now();
+			const result = await runNode(url, { resource: 'hook', operation: 'score', text: '={{ $json.text }}' }, Array.from({ length: n }, (_, i) => ({ text: `hook ${i}` })));
+			if (result.error || result.output('Node').some((item) => item.json.error)) throw new Error('overhead run failed');
+			return performance.now() - started;
+		};
+		const helper = async () => {
+			const started = performance.now();
+			const result = await runNode(url, {}, Array.from({ length: n }, (_, i) => ({ text: `hook ${i}` })), 'bench.helperLoop');
+			if (result.error) throw new Error('helper loop failed');
+			return performance.now() - started;
+		};
+		await raw();
+		await node();
+		await helper();
+		const rawTimes: number[] = [];
+		const nodeTimes: number[] = [];
+		const helperTimes: number[] = [];
+		for (let round = 0; round < 5; round++) {
+			rawTimes.push(await raw());
+			nodeTimes.push(await node());
+			helperTimes.push(await helper());
+		}
+		const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+		const nodeMs = median(nodeTimes) / n;
+		const rawMs = median(rawTimes) / n;
+		const helperMs = median(helperTimes) / n;
+		rows.push({ name: `per-item time, Hook Score node, ${n} items vs raw fetch loop (median of 5)`, value: round(nodeMs, 3), unit: 'ms/item', baseline: round(rawMs, 3), ratio: round(nodeMs / rawMs, 2), goal: '≤ 1.15 × raw fetch loop', met: nodeMs / rawMs <= 1.15 });
+		rows.push({ name: `per-item time, same node vs n8n's request helper in a bare loop`, value: round(nodeMs, 3), unit: 'ms/item', baseline: round(helperMs, 3), ratio: round(nodeMs / helperMs, 2), goal: '(where the gap is)', met: true });
+	});
+}
+
+/** 1,000 Score items against a 20 req/s bucket, with Concurrent Requests. */
+async function batch() {
+	const n = 1000;
+	const limit = 20;
+	await withSandbox({ buckets: { hooks: { limit } } }, async (url, sandbox) => {
+		const started = performance.now();
+		const result = await runNode(
+			url,
+			{ resource: 'hook', operation: 'score', text: '={{ $json.text }}', requestOptions: { concurrency: 10, maxRateLimitWait: 600 } },
+			Array.from({ length: n }, (_, i) => ({ text: `hook ${i}` })),
+		);
+		const seconds = (performance.now() - started) / 1000;
+		const failed = result.error ? n : result.output('Node').filter((item) => item.json.error).length;
+		const rate = n / seconds;
+		const state = sandbox.state as { counts: { rateLimited: number } };
+		rows.push({ name: `batch rate, ${n} Score items, ${limit} req/s bucket, 10 concurrent`, value: round(rate, 2), unit: 'req/s', baseline: limit, ratio: round(rate / limit, 3), goal: '≥ 0.90 × bucket rate', met: rate / limit >= 0.9 });
+		rows.push({ name: 'batch failed items', value: failed, unit: 'items', baseline: null, ratio: null, goal: '0', met: failed === 0 });
+		rows.push({ name: 'batch 429 answers received', value: state.counts.rateLimited, unit: 'answers', baseline: null, ratio: null, goal: '(informational)', met: true });
+	});
+}
+
+/** Trigger: requests per poll with nothing new, and state size after 100,000 generations. */
+async function trigger() {
+	let batchList: IDataObject[] = [];
+	let requests = 0;
+	const server = createServer((req, res) => {
+		requests++;
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify(batchList));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+	const credentials = { socialContentApi: { instanceUrl: url, apiKey: 'k' } };
+	const workflow = triggerWorkflow({ events: ['done'] });
+	await poll(workflow, credentials);
+	let clock = Date.UTC(2026, 0, 1);
+	for (let round = 0; round < 1000; round++) {
+		const fresh = Array.from({ length: 100 }, (_, i) => ({ id: `gen_${round * 100 + i}`, status: 'done', format: 'slideshow', finishedAt: new Date((clock += 600)).toISOString(), outputs: [{ id: 'm', path: '/m.png' }] })).reverse();
+		batchList = [...fresh, ...batchList.slice(0, 100)];
+		await poll(workflow, credentials);
+	}
+	const bytes = JSON.stringify(workflow.staticData).length;
+	const before = requests;
+	for (let i = 0; i < 20; i++) await poll(workflow, credentials);
+	const perPoll = (requests - before) / 20;
+	server.close();
+	rows.push({ name: 'trigger requests per poll, nothing new', value: perPoll, unit: 'requests', baseline: null, ratio: null, goal: '1', met: perPoll === 1 });
+	rows.push({ name: 'trigger state after 100,000 generations', value: bytes, unit: 'bytes', baseline: 65536, ratio: round(bytes / 65536, 3), goal: '≤ 64 KiB', met: bytes <= 65536 });
+}
+
+/** Upload of a 1 GiB file in a real n8n (binary data in filesystem mode): peak RSS growth. */
+async function upload() {
+	const sizeMiB = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
+	const { nodeBin, n8nBin } = runtime.installN8n();
+	const work = mkdtempSync(join(tmpdir(), 'sc-bench-'));
+	const files = join(work, 'files');
+	mkdirSync(files);
+	const filePath = join(files, 'big.bin');
+	await promisify(execFile)('bash', ['-c', `head -c ${sizeMiB}M /dev/zero > ${filePath}`]);
+	const sink = fork(join(__dirname, 'sink.js'));
+	const port = await new Promise<number>((resolve) => sink.once('message', (message: { port: number }) => resolve(message.port)));
+	const userFolder = join(work, 'n8n');
+	mkdirSync(userFolder);
+	runtime.installPackage(userFolder);
+	const env = runtime.n8nEnv(nodeBin, userFolder, 5999, 6999, { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_RESTRICT_FILE_ACCESS_TO: files, N8N_LOG_LEVEL: 'info' });
+	const cli = async (args: string[]) => (await promisify(execFile)('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', n8nBin, ...args], { cwd: userFolder, env, maxBuffer: 256 * 1024 * 1024 })) as { stdout: string; stderr: string };
+	writeFileSync(join(work, 'creds.json'), JSON.stringify([{ id: 'benchCred', name: 'bench', type: 'socialContentApi', data: { instanceUrl: `http://127.0.0.1:${port}`, apiKey: 'k' } }]));
+	await cli(['import:credentials', `--input=${join(work, 'creds.json')}`]);
+	const workflow = (id: string, withUpload: boolean) => ({
+		id,
+		name: id,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{ id: 'a', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'b', name: 'Read', type: 'n8n-nodes-base.readWriteFile', typeVersion: 1, position: [200, 0], parameters: { fileSelector: filePath, options: {} } },
+			...(withUpload
+				? [{ id: 'c', name: 'Upload', type: 'n8n-nodes-social-content.socialContent', typeVersion: 1, position: [400, 0], parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' }, credentials: { socialContentApi: { id: 'benchCred', name: 'bench' } } }]
+				: []),
+		],
+		connections: { Start: { main: [[{ node: 'Read', type: 'main', index: 0 }]] }, ...(withUpload ? { Read: { main: [[{ node: 'Upload', type: 'main', index: 0 }]] } } : {}) },
+	});
+	writeFileSync(join(work, 'wf.json'), JSON.stringify([workflow('benchReadOnly000', false), workflow('benchReadUpload0', true)]));
+	await cli(['import:workflow', `--input=${join(work, 'wf.json')}`]);
+	const peak = async (id: string) => {
+		const { stdout, stderr } = await cli(['execute', `--id=${id}`]);
+		if (!stdout.includes('Execution was successful')) throw new Error(`upload bench run failed: ${stdout.slice(-2000)} ${stderr.slice(-2000)}`);
+		return Number(/MAXRSS_KB=(\d+)/.exec(stderr)?.[1]) / 1024;
+	};
+	const readOnly = await peak('benchReadOnly000');
+	const withUpload = await peak('benchReadUpload0');
+	const received = await new Promise<number>((resolve) => {
+		sink.once('message', (message: { received: number }) => resolve(message.received));
+		sink.send('report');
+	});
+	sink.kill();
+	rmSync(work, { recursive: true, force: true });
+	const growth = withUpload - readOnly;
+	rows.push({ name: `upload ${sizeMiB} MiB in n8n: peak RSS growth over reading the file alone`, value: round(growth, 1), unit: 'MiB', baseline: round(readOnly, 1), ratio: null, goal: '≤ 64 MiB', met: growth <= 64 && received >= sizeMiB * 1024 * 1024 });
+	rows.push({ name: 'upload bytes received by the server', value: received, unit: 'bytes', baseline: sizeMiB * 1024 * 1024, ratio: round(received / (sizeMiB * 1024 * 1024), 4), goal: 'all (multipart adds a few hundred bytes)', met: received >= sizeMiB * 1024 * 1024 });
+}
+
+function round(value: number, digits: number): number {
+	return Number(value.toFixed(digits));
+}
+
+async function main() {
+	const only = process.argv.slice(2);
+	const suites: Record<string, () => Promise<void>> = { overhead, batch, trigger, upload };
+	for (const [name, run] of Object.entries(suites)) {
+		if (only.length && !only.includes(name)) continue;
+		log(`running ${name}`);
+		await run();
+	}
+	const table = [
+		'| benchmark | value | unit | baseline | ratio | goal | met |',
+		'| --- | --- | --- | --- | --- | --- | --- |',
+		...rows.map((r) => `| ${r.name} | ${r.value} | ${r.unit} | ${r.baseline ?? ''} | ${r.ratio ?? ''} | ${r.goal} | ${r.met ? 'yes' : 'no'} |`),
+	].join('\n');
+	console.log(`\n${table}\n`);
+	mkdirSync(join(__dirname), { recursive: true });
+	writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
+	const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+	writeFileSync(
+		join(__dirname, '..', 'BENCHMARKS.md'),
+		`# Benchmarks\n\nLatest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, on ${machine}. n8n 2.41.1 under Node 24 for the upload.\n\n${table}\n\nHow each is measured: see \`bench/run.ts\`. Baselines come from the same run: a raw \`fetch\` loop for per-item time, the bucket's own rate for batches, a workflow that only reads the file for upload memory.\n`,
+	);
+	process.exit(0);
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
