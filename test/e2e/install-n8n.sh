@@ -32,7 +32,10 @@ JSON
     cd "$N8N_DIR"
     export PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR"
     npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
-    npm rebuild sqlite3 isolated-vm @parcel/watcher msgpackr-extract protobufjs --loglevel=error >&2
+    # When started from an npm script, npm passes its own config down (this repo sets
+    # ignore-scripts): the rebuild must run the native builds whatever the caller's config.
+    npm rebuild sqlite3 isolated-vm @parcel/watcher msgpackr-extract protobufjs --ignore-scripts=false --loglevel=error >&2
+    node -e "require('sqlite3'); require('isolated-vm')" || { echo "[install-n8n] native modules did not build" >&2; exit 1; }
   )
   touch "$N8N_DIR/.complete"
 fi

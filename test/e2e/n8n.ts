@@ -65,7 +65,7 @@ export class N8n {
 
 	/** Runs an n8n CLI command without blocking this process (the sandbox may live in it). */
 	async cli(args: string[]): Promise<string> {
-		const { stdout } = await promisify(execFile)(this.bins.n8nBin, args, {
+		const run = promisify(execFile)(this.bins.n8nBin, args, {
 			cwd: this.userFolder,
 			// At "info", `n8n execute` prints the run data after its log lines.
 			env: this.env({ N8N_RUNNERS_BROKER_PORT: this.brokerPort + 1, N8N_LOG_LEVEL: 'info' }),
@@ -73,7 +73,13 @@ export class N8n {
 			maxBuffer: 64 * 1024 * 1024,
 			timeout: 5 * 60_000,
 		});
-		return stdout;
+		if (args[0] === 'execute') return (await run).stdout;
+		try {
+			return (await run).stdout;
+		} catch (error) {
+			const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+			throw new Error(`n8n ${args[0]} failed:\n${String(stdout ?? '').slice(-2000)}\n${String(stderr ?? '').slice(-2000)}`);
+		}
 	}
 
 	async importCredentials(credentials: IDataObject[]): Promise<void> {
