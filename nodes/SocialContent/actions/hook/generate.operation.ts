@@ -57,9 +57,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (audienceId) body.audienceId = audienceId;
 	const platform = platformValue(this, itemIndex);
 	if (platform) body.platform = platform;
-	const count = this.getNodeParameter('count', itemIndex, 0) as number;
+	const countValue = this.getNodeParameter('count', itemIndex, 0) as unknown;
+	// An expression may give the count as text: "3" is fine, "three" is not.
+	const count = typeof countValue === 'string' && countValue.trim() !== '' ? Number(countValue) : countValue;
 	if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
-		throw new NodeOperationError(this.getNode(), `"Count" must be a whole number of 0 or more, not ${JSON.stringify(count)}`, {
+		throw new NodeOperationError(this.getNode(), `"Count" must be a whole number of 0 or more, not ${JSON.stringify(countValue)}`, {
 			itemIndex,
 			description: 'Enter how many hooks to generate, or 0 to leave it to the service.',
 		});

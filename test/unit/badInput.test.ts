@@ -1,0 +1,122 @@
+/**
+ * Bad input, one row per case: the parameters, and the error the user must see. Every case must
+ * fail its item with a NodeOperationError (bad parameter) or NodeApiError (the service refused),
+ * carrying the item's index and a message that says what to fix. Add rows freely.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { API_KEY, API_PATH, api, runAction } from '../helpers/fixtures';
+
+const CHANNELS = [
+	{ id: 'ch_x', name: 'X', identifier: 'x' },
+	{ id: 'ch_li', name: 'LinkedIn', identifier: 'linkedin' },
+	{ id: 'ch_odd', name: 'Odd', identifier: '' },
+];
+const channels = () => api().get(`${API_PATH}/integrations`).reply(200, CHANNELS);
+const formats = () => api().get(`${API_PATH}/studio/formats`).reply(200, [{ id: 'slideshow', credits: 10 }, { id: 'free_form' }]);
+const id = (value: string) => ({ __rl: true, mode: 'id', value });
+const post = (extra: IDataObject) => ({ resource: 'post', operation: 'create', type: 'now', channels: ['ch_x'], content: { parts: [{ text: 'Hi' }] }, settings: { who_can_reply_post: 'everyone' }, ...extra });
+const start = (extra: IDataObject) => ({ resource: 'studio', operation: 'startGeneration', format: id('slideshow'), hook: 'x', ...extra });
+
+type Case = [
+	name: string,
+	parameters: IDataObject,
+	message: string | RegExp,
+	kind: 'NodeOperationError' | 'NodeApiError',
+	setup?: () => unknown,
+	credentials?: IDataObject,
+];
+
+const CASES: Case[] = [
+	// Hook → Score
+	['score: text of spaces', { resource: 'hook', operation: 'score', text: '   ' }, '"Text" is empty', 'NodeOperationError'],
+	['score: text expression gives nothing', { resource: 'hook', operation: 'score', text: '={{ $json.nothing }}' }, '"Text" is empty', 'NodeOperationError'],
+	['score: text expression gives an empty string', { resource: 'hook', operation: 'score', text: '={{ "" }}' }, '"Text" is empty', 'NodeOperationError'],
+	['score: the service rejects the platform', { resource: 'hook', operation: 'score', text: 'x', platform: 'custom', customPlatform: 'myspace' }, 'The service rejected the request: platform: unknown platform', 'NodeApiError', () => api().post(`${API_PATH}/hooks/score`).reply(400, { errors: [{ field: 'platform', message: 'unknown platform' }] })],
+	// Hook → Generate
+	['generate: negative count', { resource: 'hook', operation: 'generate', count: -1 }, '"Count" must be a whole number of 0 or more, not -1', 'NodeOperationError'],
+	['generate: fractional count', { resource: 'hook', operation: 'generate', count: 2.5 }, '"Count" must be a whole number of 0 or more, not 2.5', 'NodeOperationError'],
+	['generate: count that is not a number', { resource: 'hook', operation: 'generate', count: '={{ "three" }}' }, '"Count" must be a whole number of 0 or more, not "three"', 'NodeOperationError'],
+	['generate: huge count the service refuses', { resource: 'hook', operation: 'generate', count: 1000000 }, 'The service rejected the request: count: must be between 1 and 20', 'NodeApiError', () => api().post(`${API_PATH}/hooks/generate`).reply(400, { errors: { count: 'must be between 1 and 20' } })],
+	// Studio
+	['start: format expression gives nothing', start({ format: id('={{ $json.nothing }}') }), 'No format chosen', 'NodeOperationError'],
+	['start: unknown format with Max Credits', start({ format: id('nope'), options: { maxCredits: 5 } }), 'Unknown format "nope"', 'NodeOperationError', formats],
+	['start: unknown format, the service refuses', start({ format: id('nope') }), 'The service rejected the request: formatId: unknown format', 'NodeApiError', () => api().post(`${API_PATH}/studio/generations`).reply(400, { errors: [{ field: 'formatId', message: 'unknown format' }] })],
+	['start: malformed Inputs (JSON)', start({ inputJson: '{"hook": ' }), '"Inputs (JSON)" is not valid JSON', 'NodeOperationError'],
+	['start: Inputs (JSON) is an array', start({ inputJson: '[1, 2]' }), '"Inputs (JSON)" must be a JSON object', 'NodeOperationError'],
+	['start: Inputs (JSON) is a string', start({ inputJson: '"hook"' }), '"Inputs (JSON)" must be a JSON object', 'NodeOperationError'],
+	['start: price above Max Credits', start({ options: { maxCredits: 5 } }), 'Format "slideshow" costs 10 credits, more than Max Credits (5)', 'NodeOperationError', formats],
+	['start: no price known with Max Credits', start({ format: id('free_form'), options: { maxCredits: 5 } }), 'The service gives no price for format "free_form", so Max Credits cannot be checked', 'NodeOperationError', formats],
+	['start: not enough credits', start({}), 'Not enough credits for this request. Nothing was reserved or charged', 'NodeApiError', () => api().post(`${API_PATH}/studio/generations`).reply(402, {})],
+	['get generation: empty id', { resource: 'studio', operation: 'getGeneration', generationId: '={{ "" }}' }, '"Generation ID" is empty', 'NodeOperationError'],
+	['get generation: id of spaces', { resource: 'studio', operation: 'getGeneration', generationId: '   ' }, '"Generation ID" is empty', 'NodeOperationError'],
+	['get generation: unknown id', { resource: 'studio', operation: 'getGeneration', generationId: 'gen_nope' }, 'Not found: GET /studio/generations/gen_nope (404)', 'NodeApiError', () => api().get(`${API_PATH}/studio/generations/gen_nope`).reply(404, {})],
+	['list generations: the service refuses the status', { resource: 'studio', operation: 'listGenerations', status: '={{ "finished" }}', returnAll: true }, 'The service rejected the request: status: unknown status', 'NodeApiError', () => api().get(`${API_PATH}/studio/generations`).query(true).reply(400, { errors: [{ field: 'status', message: 'unknown status' }] })],
+	// Channel
+	['connect URL: empty custom provider', { resource: 'channel', operation: 'getConnectUrl', provider: 'custom', customProvider: ' ' }, '"Custom Provider" is empty', 'NodeOperationError'],
+	['disconnect: channel expression gives nothing', { resource: 'channel', operation: 'disconnect', channel: id('={{ $json.nothing }}') }, 'No channel chosen', 'NodeOperationError'],
+	['disconnect: unknown channel', { resource: 'channel', operation: 'disconnect', channel: id('ch_gone') }, 'Not found: DELETE /integrations/ch_gone (404)', 'NodeApiError', () => api().delete(`${API_PATH}/integrations/ch_gone`).reply(404, {})],
+	['analytics: channel expression gives nothing', { resource: 'channel', operation: 'getAnalytics', channel: id('={{ "" }}') }, 'No channel chosen', 'NodeOperationError'],
+	['analytics: the service refuses the date', { resource: 'channel', operation: 'getAnalytics', channel: id('ch_x'), date: 'yesterday-ish' }, 'The service rejected the request: date must be a number of days', 'NodeApiError', () => api().get(`${API_PATH}/analytics/ch_x`).query(true).reply(400, { msg: 'date must be a number of days' })],
+	['post analytics: empty post id', { resource: 'channel', operation: 'getPostAnalytics', postId: '={{ "" }}' }, '"Post ID" is empty', 'NodeOperationError'],
+	// Media
+	['upload: no binary data at all', { resource: 'media', operation: 'upload', binaryPropertyName: 'data' }, 'The input item has no binary field "data"', 'NodeOperationError'],
+	['upload: another binary field name', { resource: 'media', operation: 'upload', binaryPropertyName: 'photo' }, 'The input item has no binary field "photo"', 'NodeOperationError'],
+	['import: ftp URL', { resource: 'media', operation: 'importFromUrl', url: 'ftp://example.com/a.png' }, '"URL" must be an http or https address, not "ftp://example.com/a.png"', 'NodeOperationError'],
+	['import: file URL', { resource: 'media', operation: 'importFromUrl', url: 'file:///etc/passwd' }, '"URL" must be an http or https address, not "file:///etc/passwd"', 'NodeOperationError'],
+	['import: javascript URL', { resource: 'media', operation: 'importFromUrl', url: 'javascript:alert(1)' }, '"URL" must be an http or https address, not "javascript:alert(1)"', 'NodeOperationError'],
+	['import: not a URL', { resource: 'media', operation: 'importFromUrl', url: 'picture.png' }, '"URL" must be an http or https address, not "picture.png"', 'NodeOperationError'],
+	['import: missing colon', { resource: 'media', operation: 'importFromUrl', url: 'http//example.com/a.png' }, '"URL" must be an http or https address, not "http//example.com/a.png"', 'NodeOperationError'],
+	['import: empty URL', { resource: 'media', operation: 'importFromUrl', url: '={{ "" }}' }, '"URL" is empty', 'NodeOperationError'],
+	['import: a private address the service refuses', { resource: 'media', operation: 'importFromUrl', url: 'http://10.0.0.1/a.png' }, 'The service rejected the request: url: must be a public http or https URL', 'NodeApiError', () => api().post(`${API_PATH}/upload-from-url`).reply(400, { errors: [{ field: 'url', message: 'must be a public http or https URL' }] })],
+	// Post → Create
+	['create: channels expression gives nothing', post({ channels: '={{ "" }}' }), 'No channel chosen', 'NodeOperationError'],
+	['create: unknown channel', post({ channels: ['ch_gone'] }), 'Channel "ch_gone" is not connected', 'NodeOperationError', channels],
+	['create: channel id given as a number', post({ channels: '={{ 42 }}' }), 'Channel "42" is not connected', 'NodeOperationError', channels],
+	['create: channel without an identifier', post({ channels: ['ch_odd'] }), 'Channel "Odd" has no identifier, so its network is unknown', 'NodeOperationError', channels],
+	['create: words for a date', post({ type: 'schedule', date: '={{ "next tuesday" }}' }), '"Date" is not a valid date: "next tuesday"', 'NodeOperationError'],
+	['create: month 13', post({ type: 'schedule', date: '={{ "2026-13-01T10:00:00" }}' }), '"Date" is not a valid date: "2026-13-01T10:00:00"', 'NodeOperationError'],
+	['create: 30 February', post({ type: 'schedule', date: '={{ "2026-02-30" }}' }), '"Date" is not a valid date: "2026-02-30"', 'NodeOperationError'],
+	['create: schedule without a date', post({ type: 'schedule', date: '={{ "" }}' }), '"Date" is not a valid date: ""', 'NodeOperationError'],
+	['create: no text and no media', post({ content: { parts: [{ text: ' ' }] } }), 'The post has no text and no media', 'NodeOperationError'],
+	['create: media without a path', post({ media: { files: [{ id: 'med_1', path: '' }] } }), 'Each media file needs both an ID and a path', 'NodeOperationError'],
+	['create: media without an id', post({ media: { files: [{ id: '', path: '/uploads/a.png' }] } }), 'Each media file needs both an ID and a path', 'NodeOperationError'],
+	['create: malformed settings JSON', post({ settings: { json: '{oops' } }), '"Settings (JSON)" is not valid JSON', 'NodeOperationError'],
+	['create: settings JSON is an array', post({ settings: { json: '[]' } }), '"Settings (JSON)" must be a JSON object', 'NodeOperationError'],
+	['create: the service requires a setting', post({ settings: {} }), 'The service rejected the request: posts[0].settings.who_can_reply_post: is required for X', 'NodeApiError', () => { channels(); api().post(`${API_PATH}/posts`).reply(400, { errors: [{ field: 'posts[0].settings.who_can_reply_post', message: 'is required for X' }] }); }],
+	// Post → List, Delete, Find Free Slot
+	['list posts: bad start date', { resource: 'post', operation: 'list', startDate: '={{ "soon" }}', endDate: '2026-11-02' }, '"Start Date" is not a valid date: "soon"', 'NodeOperationError'],
+	['list posts: bad end date', { resource: 'post', operation: 'list', startDate: '2026-11-01', endDate: '={{ "2026-11-31" }}' }, '"End Date" is not a valid date: "2026-11-31"', 'NodeOperationError'],
+	['list posts: empty start date', { resource: 'post', operation: 'list', startDate: '={{ "" }}', endDate: '2026-11-02' }, '"Start Date" is not a valid date: ""', 'NodeOperationError'],
+	['delete post: empty id', { resource: 'post', operation: 'delete', postId: '={{ "" }}' }, '"Post ID" is empty', 'NodeOperationError'],
+	['delete post: unknown id', { resource: 'post', operation: 'delete', postId: 'p_gone' }, 'Not found: DELETE /posts/p_gone (404)', 'NodeApiError', () => api().delete(`${API_PATH}/posts/p_gone`).reply(404, {})],
+	['find slot: channel expression gives nothing', { resource: 'post', operation: 'findFreeSlot', channel: id('={{ "" }}') }, 'No channel chosen', 'NodeOperationError'],
+	// Credentials
+	['Instance URL without https://', { resource: 'account', operation: 'checkConnection' }, 'The Instance URL in the credential is not a web address', 'NodeOperationError', undefined, { instanceUrl: 'app.example.com', apiKey: API_KEY }],
+	['Instance URL empty', { resource: 'account', operation: 'checkConnection' }, 'The Instance URL in the credential is not a web address', 'NodeOperationError', undefined, { instanceUrl: '', apiKey: API_KEY }],
+	['wrong API key', { resource: 'account', operation: 'checkConnection' }, /^The service rejected the credential \(401\)/, 'NodeApiError', () => api().get(`${API_PATH}/agents/ping`).reply(401, {})],
+];
+
+describe('bad input: every case fails its item with a message that says what to fix', () => {
+	test(`the table has at least 50 cases (${CASES.length})`, () => expect(CASES.length).toBeGreaterThanOrEqual(50));
+
+	test.each(CASES.map((row) => [row[0], row] as const))('%s', async (_name, row) => {
+		const [, parameters, message, kind, setup, credentials] = row;
+		setup?.();
+		// With continueOnFail the bad item becomes an error item; its error keeps the item's index.
+		const result = await runAction(parameters as INodeParameters, {
+			items: [{}],
+			onError: 'continueRegularOutput',
+			credentials: credentials ? { socialContentApi: credentials } : undefined,
+		});
+		expect(result.error).toBeUndefined();
+		const failed = result.output('Social Content').filter((item) => item.json.error !== undefined);
+		expect(failed.length).toBeGreaterThanOrEqual(1);
+		const error = failed[failed.length - 1].error as { name?: string; message: string; description?: string; context?: { itemIndex?: number } };
+		if (typeof message === 'string') expect(error.message).toBe(message);
+		else expect(error.message).toMatch(message);
+		expect(error.name).toBe(kind);
+		expect(typeof error.context?.itemIndex).toBe('number');
+		expect(error.description ?? '').not.toBe('');
+	});
+});
