@@ -3,7 +3,7 @@
  * fail its item with a NodeOperationError (bad parameter) or NodeApiError (the service refused),
  * carrying the item's index and a message that says what to fix. Add rows freely.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { API_KEY, API_PATH, api, runAction } from '../helpers/fixtures';
 
@@ -24,7 +24,7 @@ type Case = [
 	message: string | RegExp,
 	kind: 'NodeOperationError' | 'NodeApiError',
 	setup?: () => unknown,
-	credentials?: IDataObject,
+	credentials?: ICredentialDataDecryptedObject,
 ];
 
 const CASES: Case[] = [
