@@ -74,6 +74,8 @@ async function execute(id: string) {
 	const started = Date.now();
 	const result = await n8n.execute(id);
 	timings[id] = Date.now() - started;
+	// Nothing n8n printed or kept of the run may contain the key or a token.
+	for (const secret of ['sk_sandbox_demo_key', OAUTH_TOKEN, 'sandbox-secret']) expect(result.raw).not.toContain(secret);
 	return result;
 }
 

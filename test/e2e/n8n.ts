@@ -39,6 +39,8 @@ export interface ExecutionResult {
 	status: string;
 	runData: Record<string, Array<{ data?: { main: Array<Array<{ json: IDataObject; binary?: IDataObject }>> }; error?: IDataObject }>>;
 	error?: IDataObject;
+	/** Everything `n8n execute` printed: its log lines and the run data. */
+	raw: string;
 	/** Items of a node's first output, in its last run. */
 	items(nodeName: string): Array<{ json: IDataObject; binary?: IDataObject }>;
 }
@@ -73,7 +75,10 @@ export class N8n {
 			maxBuffer: 64 * 1024 * 1024,
 			timeout: 5 * 60_000,
 		});
-		if (args[0] === 'execute') return (await run).stdout;
+		if (args[0] === 'execute') {
+			const { stdout, stderr } = await run;
+			return `${stderr}\n${stdout}`;
+		}
 		try {
 			return (await run).stdout;
 		} catch (error) {
@@ -100,7 +105,7 @@ export class N8n {
 		try {
 			output = await this.cli(['execute', `--id=${workflowId}`]);
 		} catch (error) {
-			output = String((error as { stdout?: string }).stdout ?? '') + String((error as { stderr?: string }).stderr ?? '');
+			output = String((error as { stderr?: string }).stderr ?? '') + String((error as { stdout?: string }).stdout ?? '');
 		}
 		const start = output.indexOf('{', output.indexOf('===================================='));
 		if (start < 0) throw new Error(`n8n execute gave no run data:\n${output.slice(-3000)}`);
@@ -110,6 +115,7 @@ export class N8n {
 			status: parsed.status ?? 'unknown',
 			runData,
 			error: parsed.data.resultData.error as IDataObject | undefined,
+			raw: output,
 			items(nodeName: string) {
 				const runs = runData[nodeName];
 				if (!runs) throw new Error(`Node "${nodeName}" did not run. Error: ${JSON.stringify(parsed.data.resultData.error ?? runData)}`);

@@ -309,6 +309,7 @@ export async function runWorkflow(nodes: INode[], connections: IConnections, opt
 	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	await workflowExecute.processRunExecutionData(workflow);
 	const run = await finished;
+	assertNoSecrets(run.data.resultData, options.credentials ?? {});
 	return {
 		run,
 		error: run.data.resultData.error,
@@ -390,4 +391,30 @@ export async function poll(
 	const node = workflow.getNode('Trigger')!;
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	return await nodeType.poll!.call(context);
+}
+
+/** Credential fields whose values must never reach output items, errors or logs. */
+const SECRET_FIELDS = ['apiKey', 'clientSecret', 'access_token', 'refresh_token'];
+
+function secretsOf(credentials: Record<string, ICredentialDataDecryptedObject>): string[] {
+	const found: string[] = [];
+	const visit = (value: unknown, key = '') => {
+		if (typeof value === 'string' && SECRET_FIELDS.includes(key) && value.length >= 6) found.push(value);
+		else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, k);
+	};
+	visit(credentials);
+	return found;
+}
+
+/**
+ * Every run is checked: no secret of the credentials it used may appear anywhere in what n8n keeps
+ * of it (output items, errors with their messages, descriptions and contexts).
+ */
+export function assertNoSecrets(data: unknown, credentials: Record<string, ICredentialDataDecryptedObject>): void {
+	const text = JSON.stringify(data, (_key, value: unknown) =>
+		value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
+	);
+	for (const secret of secretsOf(credentials)) {
+		if (text.includes(secret)) throw new Error(`A credential secret (${secret.slice(0, 4)}…) appears in the run data`);
+	}
 }

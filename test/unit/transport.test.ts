@@ -2,8 +2,9 @@ import type { NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
 
 import { retryAfterMs } from '../../nodes/SocialContent/transport/rateLimit';
+import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';
-import { API_KEY, API_PATH, APP_URL, api, errorText, NODE, OAUTH_TOKEN, probe } from '../helpers/fixtures';
+import { API_KEY, API_PATH, APP_URL, api, apiKeyCredentials, errorText, NODE, OAUTH_TOKEN, probe } from '../helpers/fixtures';
 
 const PING = `${API_PATH}/agents/ping`;
 
@@ -289,6 +290,11 @@ describe('transport: secrets', () => {
 		expect(result.error?.message).toContain('401');
 		expect(errorText(result)).not.toContain(OAUTH_TOKEN);
 	});
+});
+
+test('the harness catches a secret in run data (so every run above was checked)', () => {
+	expect(() => assertNoSecrets({ json: { echoed: `key ${API_KEY}` } }, apiKeyCredentials)).toThrow(/appears in the run data/);
+	expect(() => assertNoSecrets({ json: { ok: true } }, apiKeyCredentials)).not.toThrow();
 });
 
 describe('retryAfterMs', () => {
