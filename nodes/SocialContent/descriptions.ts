@@ -49,5 +49,14 @@ export const requestOptionsProperty: INodeProperties = {
 			description:
 				'When the service says "too many requests", wait as long as it asks and try again, up to this many seconds in total per request; after that the item fails',
 		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 120,
+			description:
+				'How long a request may wait for the service without hearing from it. A read that times out is tried again; a create is not (it may have gone through).',
+		},
 	],
 };

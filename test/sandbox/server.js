@@ -9,6 +9,9 @@
  * Plain Node, no dependencies; listens on 127.0.0.1 only. Run: node test/sandbox/server.js
  * Control (tests only, no auth): GET /__sandbox/state, POST /__sandbox/reset, POST /__sandbox/faults,
  * POST /__sandbox/config, POST /__sandbox/finish (finish all running generations now).
+ * Fault kinds: reset (drop the connection before doing anything), resetAfter (do it, then drop),
+ * slow (delayMs, then answer), html500, malformed (broken JSON), login (an HTML login page),
+ * status (any status and body).
  */
 'use strict';
 const http = require('node:http');
@@ -164,6 +167,13 @@ function createSandbox(options = {}) {
 		if (!path.startsWith('/api/public/v1/')) return send(200, LOGIN_PAGE, { 'Content-Type': 'text/html' });
 
 		if (!authorised(req)) return json(401, { msg: 'Unauthorized' });
+		if (fault && fault.kind === 'resetAfter') {
+			// The request takes effect, then the connection drops before the answer: the client
+			// cannot know whether it went through.
+			tick();
+			await api(req, url, path.slice('/api/public/v1'.length), () => undefined).catch(() => undefined);
+			return req.socket.destroy();
+		}
 		const route = path.slice('/api/public/v1'.length);
 		state.counts.byRoute[`${req.method} ${route.replace(/\/[^/]*_[^/]+$/, '/:id')}`] =
 			(state.counts.byRoute[`${req.method} ${route.replace(/\/[^/]*_[^/]+$/, '/:id')}`] ?? 0) + 1;

@@ -35,9 +35,11 @@ export interface ApiRequest {
 export interface RequestLimits {
 	/** Most time, in milliseconds, one request may spend waiting on 429 answers. */
 	maxRateLimitWaitMs: number;
+	/** How long, in milliseconds, a request may go without hearing from the service. */
+	timeoutMs: number;
 }
 
-export const DEFAULT_LIMITS: RequestLimits = { maxRateLimitWaitMs: 60_000 };
+export const DEFAULT_LIMITS: RequestLimits = { maxRateLimitWaitMs: 60_000, timeoutMs: 120_000 };
 
 /** Delays before the retries of a read whose answer was lost (network error or 500/502/504). */
 export const READ_RETRY_DELAYS_MS = [300, 1000];
@@ -80,6 +82,7 @@ export async function apiRequest(
 		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		timeout: limitsOf(this, itemIndex).timeoutMs,
 	};
 	const response = await exchange(this, connection, request, itemIndex, async () => await sendAuthenticated(this, connection, options));
 	return readBody(this, connection, request, response, itemIndex);
@@ -108,6 +111,7 @@ export async function downloadFile(this: ApiContext, location: string, itemIndex
 		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		timeout: limitsOf(this, itemIndex).timeoutMs,
 	};
 	const sameOrigin = url.origin === new URL(connection.baseURL).origin;
 	const response = await exchange(this, connection, request, itemIndex, async () =>
@@ -250,12 +254,12 @@ async function readConnection(ctx: ApiContext, itemIndex: number | undefined): P
 /** The node's Request Options where it has them (the action node), else the defaults. */
 function limitsOf(ctx: ApiContext, itemIndex: number | undefined): RequestLimits {
 	if (!('getInputData' in ctx)) return DEFAULT_LIMITS;
-	const seconds = ctx.getNodeParameter(
-		'requestOptions.maxRateLimitWait',
-		itemIndex ?? 0,
-		DEFAULT_LIMITS.maxRateLimitWaitMs / 1000,
-	) as number;
-	return { maxRateLimitWaitMs: Math.max(0, Number(seconds) || 0) * 1000 };
+	const seconds = (name: string, fallbackMs: number) =>
+		Number(ctx.getNodeParameter(`requestOptions.${name}`, itemIndex ?? 0, fallbackMs / 1000));
+	return {
+		maxRateLimitWaitMs: Math.max(0, seconds('maxRateLimitWait', DEFAULT_LIMITS.maxRateLimitWaitMs) || 0) * 1000,
+		timeoutMs: Math.max(1, seconds('timeout', DEFAULT_LIMITS.timeoutMs) || 120) * 1000,
+	};
 }
 
 /** Execute contexts take an item index for parameters; load-options and poll contexts do not. */
