@@ -2,7 +2,7 @@
 // n8n into a cache, and installs this package into an n8n user folder as a community node.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -20,9 +20,9 @@ function installN8n() {
 	return { nodeBin: join(cache, 'node24', 'bin'), n8nBin: join(cache, `n8n-${version}`, 'node_modules', '.bin', 'n8n') };
 }
 
-/** Packs this package (building it first if dist/ is missing) and unpacks it where n8n looks. */
+/** Builds and packs this package, and unpacks it where n8n looks: always the current source. */
 function installPackage(userFolder) {
-	if (!existsSync(join(ROOT, 'dist', 'nodes'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 	const packDir = mkdtempSync(join(tmpdir(), 'sc-pack-'));
 	execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 	const tarball = readdirSync(packDir).find((file) => file.endsWith('.tgz'));

@@ -149,9 +149,14 @@ async function exchange(
 	let readRetries = 0;
 
 	for (;;) {
-		// Another request of this run was told to wait: this one waits too, instead of adding a 429.
-		const paused = gate.pausedUntil - Date.now();
-		if (paused > 0) await sleep(paused, signal);
+		// Another request of this run was told to wait: this one waits too, then takes the next
+		// slot, spaced as the service asked, so the run paces itself instead of collecting 429s.
+		const now = Date.now();
+		if (gate.pausedUntil > now) {
+			const slot = gate.pausedUntil;
+			gate.pausedUntil = slot + gate.spacingMs;
+			await sleep(slot - now, signal);
+		}
 		let response: RawResponse;
 		try {
 			response = await sendOnce();
@@ -173,6 +178,7 @@ async function exchange(
 			}
 			waitedForRateLimitMs += waitMs;
 			gate.pausedUntil = Math.max(gate.pausedUntil, Date.now() + waitMs);
+			gate.spacingMs = waitMs;
 			continue;
 		}
 		if (isRead && TRANSIENT_STATUSES.includes(statusCode) && readRetries < READ_RETRY_DELAYS_MS.length) {
@@ -186,6 +192,8 @@ async function exchange(
 interface RateLimitGate {
 	/** Until when (ms since epoch) every request of the run holds back. */
 	pausedUntil: number;
+	/** Time between the requests let through after a pause: the last wait the service asked for. */
+	spacingMs: number;
 }
 
 // One gate per node run (its context object), shared by the requests that run side by side.
@@ -194,7 +202,7 @@ const rateLimitGates = new WeakMap<object, RateLimitGate>();
 function rateLimitGateOf(ctx: ApiContext): RateLimitGate {
 	let gate = rateLimitGates.get(ctx);
 	if (!gate) {
-		gate = { pausedUntil: 0 };
+		gate = { pausedUntil: 0, spacingMs: 0 };
 		rateLimitGates.set(ctx, gate);
 	}
 	return gate;
