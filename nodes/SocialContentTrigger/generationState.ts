@@ -12,6 +12,11 @@ export interface GenerationState {
 	highWaterMs: number | null;
 	/** id → finish time in ms (0 when the service gave none). */
 	seen: Record<string, number>;
+	/**
+	 * Latest finish time among ids forgotten for room (ms), or null. A generation not remembered
+	 * but finished at or before it was seen already: bursts larger than the cap do not fire twice.
+	 */
+	forgottenUpToMs?: number | null;
 }
 
 export const SLACK_MS = 15 * 60 * 1000;
@@ -45,6 +50,7 @@ export function isNew(state: GenerationState, generation: IDataObject): boolean 
 	if (id in state.seen) return false;
 	const finished = finishTimeMs(generation);
 	if (finished === undefined || state.highWaterMs === null) return true;
+	if (state.forgottenUpToMs != null && finished <= state.forgottenUpToMs) return false;
 	return finished > state.highWaterMs - SLACK_MS;
 }
 
@@ -57,12 +63,18 @@ export function advance(state: GenerationState | undefined, generations: IDataOb
 		seen[String(generation.id)] = finished ?? 0;
 		if (finished !== undefined && (highWaterMs === null || finished > highWaterMs)) highWaterMs = finished;
 	}
-	// Forget what the high-water mark alone now covers; keep the newest if there are too many.
-	const kept = Object.entries(seen).filter(
-		([, finished]) => finished === 0 || highWaterMs === null || finished > highWaterMs - SLACK_MS,
-	);
-	const newestLast = kept.length > MAX_REMEMBERED ? kept.slice(kept.length - MAX_REMEMBERED) : kept;
-	return { v: 1, highWaterMs, seen: Object.fromEntries(newestLast) };
+	// Forget what the high-water mark alone now covers; past the cap, forget the oldest (ids with no
+	// finish time first) and remember up to when, so those are still known as seen.
+	const kept = Object.entries(seen)
+		.filter(([, finished]) => finished === 0 || highWaterMs === null || finished > highWaterMs - SLACK_MS)
+		.sort((a, b) => a[1] - b[1]);
+	let forgottenUpToMs = state?.forgottenUpToMs ?? null;
+	if (kept.length > MAX_REMEMBERED) {
+		const forgotten = kept.splice(0, kept.length - MAX_REMEMBERED);
+		const latest = Math.max(...forgotten.map(([, finished]) => finished));
+		if (latest > 0) forgottenUpToMs = Math.max(forgottenUpToMs ?? 0, latest);
+	}
+	return { v: 1, highWaterMs, seen: Object.fromEntries(kept), forgottenUpToMs };
 }
 
 /** Oldest first: by finish time where known, else in the order the service listed them, reversed (it lists newest first). */

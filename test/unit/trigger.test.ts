@@ -270,4 +270,44 @@ describe('Social Content Trigger', () => {
 		// eslint-disable-next-line no-console
 		console.info(`trigger state after 100,000 generations: ${JSON.stringify(workflow.staticData).length} bytes (largest ${largest}); window ${SLACK_MS / 60000} min, cap ${MAX_REMEMBERED} ids`);
 	}, 120_000);
+
+	test('bursts of 1,000 at the same instant, failed polls and restarts: none lost, none repeated', async () => {
+		nock.cleanAll();
+		let list: IDataObject[] = [];
+		let failNext = false;
+		api()
+			.get(GEN)
+			.query(true)
+			.reply(() => {
+				if (failNext) {
+					failNext = false;
+					return [503, {}];
+				}
+				return [200, list];
+			})
+			.persist();
+		let workflow = triggerWorkflow({ events: ['done'] });
+		await poll(workflow, apiKeyCredentials);
+		const fired = new Map<string, number>();
+		const record = (result: Awaited<ReturnType<typeof poll>>) => {
+			for (const item of result?.[0] ?? []) fired.set(String(item.json.id), (fired.get(String(item.json.id)) ?? 0) + 1);
+		};
+		let at = Date.UTC(2026, 5, 1);
+		for (let burst = 0; burst < 5; burst++) {
+			at += 60_000;
+			const finishedAt = new Date(at).toISOString();
+			const fresh = Array.from({ length: 1000 }, (_, i) => ({ id: `b${burst}_${i}`, status: 'done', format: 'slideshow', finishedAt, outputs: [{ id: 'm', path: '/m' }] }));
+			list = [...fresh, ...list].slice(0, 3000);
+			if (burst % 2 === 0) {
+				failNext = true;
+				await expect(poll(workflow, apiKeyCredentials)).rejects.toThrow();
+			}
+			if (burst % 2 === 1) workflow = triggerWorkflow({ events: ['done'] }, JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject);
+			record(await poll(workflow, apiKeyCredentials));
+			record(await poll(workflow, apiKeyCredentials));
+		}
+		expect(fired.size).toBe(5000);
+		expect([...fired.values()].filter((times) => times > 1)).toEqual([]);
+	}, 60_000);
 });
+
