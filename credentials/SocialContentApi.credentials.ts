@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { appUrlExpression } from './instanceUrlExpression';
+import { appUrlExpression, instanceUrlProperty } from './instanceUrlExpression';
 
 export class SocialContentApi implements ICredentialType {
 	name = 'socialContentApi';
@@ -21,16 +21,7 @@ export class SocialContentApi implements ICredentialType {
 	documentationUrl = 'https://github.com/n8n-nodes-social-content/n8n-nodes-social-content#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Instance URL',
-			name: 'instanceUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://app.example.com',
-			description:
-				'Address of your instance of the service, as you open it in the browser. A pasted /api or /api/public/v1 is ignored.',
-		},
+		instanceUrlProperty,
 		{
 			displayName: 'API Key',
 			name: 'apiKey',

@@ -1,6 +1,6 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { appUrlExpression } from './instanceUrlExpression';
+import { appUrlExpression, instanceUrlProperty } from './instanceUrlExpression';
 
 /**
  * Authorization-code grant against the service's OAuth apps. n8n sends the token request
@@ -22,16 +22,7 @@ export class SocialContentOAuth2Api implements ICredentialType {
 		'https://github.com/n8n-nodes-social-content/n8n-nodes-social-content#oauth2-credential';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Instance URL',
-			name: 'instanceUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://app.example.com',
-			description:
-				'Address of your instance of the service, as you open it in the browser. A pasted /api or /api/public/v1 is ignored.',
-		},
+		instanceUrlProperty,
 		{
 			displayName: 'Grant Type',
 			name: 'grantType',

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { fetchChannels } from '../actions/shared/channels';
-import { fetchFormats } from '../actions/shared/formats';
+import { channelLabel, fetchChannels } from '../actions/shared/channels';
+import { fetchFormats, formatLabel } from '../actions/shared/formats';
 
 function matches(filter: string | undefined, ...texts: string[]): boolean {
 	if (!filter) return true;
@@ -14,10 +14,7 @@ export async function searchChannels(this: ILoadOptionsFunctions, filter?: strin
 	return {
 		results: channels
 			.filter((channel) => matches(filter, channel.name, channel.identifier, channel.id))
-			.map((channel) => ({
-				name: channel.identifier ? `${channel.name} (${channel.identifier})` : channel.name,
-				value: channel.id,
-			})),
+			.map((channel) => ({ name: channelLabel(channel), value: channel.id })),
 	};
 }
 
@@ -26,9 +23,6 @@ export async function searchFormats(this: ILoadOptionsFunctions, filter?: string
 	return {
 		results: formats
 			.filter((format) => matches(filter, format.name, format.id))
-			.map((format) => ({
-				name: format.price === undefined ? format.name : `${format.name} (${format.price} credits)`,
-				value: format.id,
-			})),
+			.map((format) => ({ name: formatLabel(format), value: format.id })),
 	};
 }

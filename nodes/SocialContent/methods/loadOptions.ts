@@ -1,24 +1,18 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { fetchChannels } from '../actions/shared/channels';
-import { fetchFormats } from '../actions/shared/formats';
+import { channelLabel, fetchChannels } from '../actions/shared/channels';
+import { fetchFormats, formatLabel } from '../actions/shared/formats';
 
 /** Connected channels for multi-select fields: "Name (network)". */
 export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const channels = await fetchChannels(this);
 	return channels
-		.map((channel) => ({
-			name: channel.identifier ? `${channel.name} (${channel.identifier})` : channel.name,
-			value: channel.id,
-		}))
+		.map((channel) => ({ name: channelLabel(channel), value: channel.id }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Studio formats with their price, for the trigger's format filter. */
 export async function getFormats(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const formats = await fetchFormats(this);
-	return formats.map((format) => ({
-		name: format.price === undefined ? format.name : `${format.name} (${format.price} credits)`,
-		value: format.id,
-	}));
+	return formats.map((format) => ({ name: formatLabel(format), value: format.id }));
 }

@@ -24,6 +24,11 @@ export async function fetchChannels(ctx: IExecuteFunctions | ILoadOptionsFunctio
 		}));
 }
 
+/** How a channel shows in dropdowns: "Name (network)". */
+export function channelLabel(channel: Channel): string {
+	return channel.identifier ? `${channel.name} (${channel.identifier})` : channel.name;
+}
+
 // One GET /integrations per node run, however many items need the channel list.
 const channelsByRun = new WeakMap<object, Promise<Channel[]>>();
 

@@ -49,6 +49,11 @@ export function normaliseFormats(response: unknown): StudioFormat[] {
 		});
 }
 
+/** How a format shows in dropdowns: "Name (N credits)". */
+export function formatLabel(format: StudioFormat): string {
+	return format.price === undefined ? format.name : `${format.name} (${format.price} credits)`;
+}
+
 /** A single-format picker: from /studio/formats, or by ID. */
 export function formatLocator(show: Record<string, string[]>): INodeProperties {
 	return {
