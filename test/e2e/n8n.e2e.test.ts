@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { exampleWorkflows, ERROR_WORKFLOW, OAUTH2_WORKFLOW, RESOURCE_WORKFLOWS } from './workflows';
+import { exampleWorkflows, ERROR_WORKFLOW, FAULT_WORKFLOW, OAUTH2_WORKFLOW, RESOURCE_WORKFLOWS } from './workflows';
 import { installN8n, installPackage, N8n } from './n8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -51,7 +51,7 @@ beforeAll(async () => {
 			},
 		},
 	]);
-	await n8n.importWorkflows([...Object.values(RESOURCE_WORKFLOWS), OAUTH2_WORKFLOW, ERROR_WORKFLOW, ...Object.values(examples)]);
+	await n8n.importWorkflows([...Object.values(RESOURCE_WORKFLOWS), OAUTH2_WORKFLOW, ERROR_WORKFLOW, FAULT_WORKFLOW, ...Object.values(examples)]);
 	timings.setup = Date.now() - started;
 }, 20 * 60_000);
 
@@ -164,6 +164,18 @@ describe('in a real n8n, against the sandbox', () => {
 	test('continueOnFail in n8n: a 404 becomes an error item with the message', async () => {
 		const run = await execute('e2eErrors');
 		expect(run.items('Get Missing Generation')[0].json).toEqual({ error: 'Not found: GET /studio/generations/gen_missing (404): generation not found' });
+	});
+
+	test('faults in n8n: a 502 page and a reset on a read are retried, malformed JSON is an error item, a 429 is waited out', async () => {
+		const faults = sandbox.state.faults as unknown as IDataObject[];
+		faults.push({ path: '/agents/ping', kind: 'html500', count: 1 }, { path: '/agents/ping', kind: 'reset', count: 1 });
+		faults.push({ path: '/brand', kind: 'malformed', count: 1 });
+		faults.push({ path: '/hooks/score', kind: 'status', status: 429, body: { code: 'RATE_LIMITED', bucket: 'hooks', limit: 20, retryAfter: 0.5 }, count: 2 });
+		const run = await execute('e2eFaults');
+		expect(run.items('Check Connection')[0].json).toMatchObject({ ok: true });
+		expect(run.items('Get Brand Profile')[0].json).toEqual({ error: 'The service answered with something that is not JSON' });
+		expect(run.items('Score')[0].json).toMatchObject({ score: expect.any(Number) });
+		expect(faults).toEqual([]);
 	});
 
 	test('trigger: activated for real, it fires after a generation finishes and the post goes out', async () => {

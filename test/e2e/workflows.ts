@@ -104,6 +104,13 @@ export const ERROR_WORKFLOW = chainWorkflow('e2eErrors', [
 	['Get Missing Generation', { resource: 'studio', operation: 'getGeneration', generationId: 'gen_missing' }, { onError: 'continueRegularOutput' }],
 ]);
 
+/** For the faults injected by the sandbox: a read that is retried, a body that is not JSON, a 429. */
+export const FAULT_WORKFLOW = chainWorkflow('e2eFaults', [
+	['Check Connection', { resource: 'account', operation: 'checkConnection' }],
+	['Get Brand Profile', { resource: 'account', operation: 'getBrandProfile' }, { onError: 'continueRegularOutput' }],
+	['Score', { resource: 'hook', operation: 'score', text: 'Rate limited, then fine' }],
+]);
+
 /** The example workflows shipped in examples/, by file name. */
 export function exampleWorkflows(): Record<string, IDataObject> {
 	const folder = join(__dirname, '..', '..', 'examples');
