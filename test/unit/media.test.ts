@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
 import { runChain, START_NODE_TYPE, ACTION_NODE_TYPE } from '../helpers/harness';
 import nock from 'nock';
@@ -5,6 +6,30 @@ import nock from 'nock';
 import { APP_URL, apiKeyCredentials, OAUTH_TOKEN, oauth2Credentials } from '../helpers/fixtures';
 
 const png = Buffer.from('89504e470d0a1a0a-fake-png', 'utf8');
+
+/** Start → Media Upload, with one input item carrying the given binary fields. */
+async function upload(
+	binary: IDataObject,
+	parameters: IDataObject = {},
+	authentication: 'apiKey' | 'oAuth2' = 'apiKey',
+) {
+	return await runChain(
+		[
+			{ name: 'Start', type: START_NODE_TYPE },
+			{
+				name: NODE,
+				type: ACTION_NODE_TYPE,
+				parameters: { authentication, resource: 'media', operation: 'upload', ...parameters },
+				credentials:
+					authentication === 'apiKey' ? { socialContentApi: { id: '1', name: 'c' } } : { socialContentOAuth2Api: { id: '2', name: 'o' } },
+			},
+		],
+		{
+			credentials: authentication === 'apiKey' ? apiKeyCredentials : oauth2Credentials,
+			input: [{ json: {}, binary: binary as never }],
+		},
+	);
+}
 
 describe('Media → Upload', () => {
 	test('POST /upload, multipart with the file in field "file"; returns id and path', async () => {
@@ -19,27 +44,9 @@ describe('Media → Upload', () => {
 				contentType = String(this.req.headers['content-type']);
 				return [200, { id: 'med_1', path: '/uploads/photo.png' }];
 			});
-		const result = await runChain(
-			[
-				{ name: 'Start', type: START_NODE_TYPE },
-				{
-					name: NODE,
-					type: ACTION_NODE_TYPE,
-					parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'photo' },
-					credentials: { socialContentApi: { id: '1', name: 'c' } },
-				},
-			],
-			{
-				credentials: apiKeyCredentials,
-				input: [
-					{
-						json: {},
-						binary: {
-							photo: { data: png.toString('base64'), mimeType: 'image/png', fileName: 'photo.png' },
-						},
-					},
-				],
-			},
+		const result = await upload(
+			{ photo: { data: png.toString('base64'), mimeType: 'image/png', fileName: 'photo.png' } },
+			{ binaryPropertyName: 'photo' },
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)).toEqual([{ json: { id: 'med_1', path: '/uploads/photo.png' }, pairedItem: { item: 0 } }]);
@@ -58,39 +65,14 @@ describe('Media → Upload', () => {
 				return true;
 			})
 			.reply(200, { id: 'med_9', path: '/uploads/x.png' });
-		const result = await runChain(
-			[
-				{ name: 'Start', type: START_NODE_TYPE },
-				{
-					name: NODE,
-					type: ACTION_NODE_TYPE,
-					parameters: { authentication: 'oAuth2', resource: 'media', operation: 'upload' },
-					credentials: { socialContentOAuth2Api: { id: '2', name: 'o' } },
-				},
-			],
-			{ credentials: oauth2Credentials, input: [{ json: {}, binary: { data: { data: png.toString('base64'), mimeType: 'image/png', fileName: 'x.png' } } }] },
-		);
+		const result = await upload({ data: { data: png.toString('base64'), mimeType: 'image/png', fileName: 'x.png' } }, {}, 'oAuth2');
 		expect(result.output(NODE)[0].json).toEqual({ id: 'med_9', path: '/uploads/x.png' });
 		expect(received).toContain('filename="x.png"');
 		scope.done();
 	});
 
 	test('a missing binary property names it and the ones that exist', async () => {
-		const result = await runChain(
-			[
-				{ name: 'Start', type: START_NODE_TYPE },
-				{
-					name: NODE,
-					type: ACTION_NODE_TYPE,
-					parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' },
-					credentials: { socialContentApi: { id: '1', name: 'c' } },
-				},
-			],
-			{
-				credentials: apiKeyCredentials,
-				input: [{ json: {}, binary: { photo: { data: png.toString('base64'), mimeType: 'image/png' } } }],
-			},
-		);
+		const result = await upload({ photo: { data: png.toString('base64'), mimeType: 'image/png' } }, { binaryPropertyName: 'data' });
 		expect(result.error?.message).toBe('The input item has no binary field "data"');
 		expect((result.error as { description?: string }).description).toBe(
 			'Its binary fields are: photo. Set "Input Binary Field" to one of them.',

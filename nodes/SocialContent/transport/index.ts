@@ -9,7 +9,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiError, looksLikeHtml, redact, serverMessages, type FailedResponse } from './errors';
-import { apiBaseUrl } from './instanceUrl';
+import { apiBaseUrl, appUrl } from './instanceUrl';
 import { StreamingForm } from './multipart';
 import { retryAfterMs } from './rateLimit';
 
@@ -102,7 +102,7 @@ export interface DownloadedFile {
  */
 export async function downloadFile(this: ApiContext, location: string, itemIndex?: number): Promise<DownloadedFile> {
 	const connection = await connectionOf(this, itemIndex);
-	const url = new URL(location, `${connection.baseURL.replace(/\/api\/public\/v1$/, '')}/`);
+	const url = new URL(location, `${connection.appURL}/`);
 	const request: ApiRequest = { method: 'GET', path: url.pathname };
 	const options: IHttpRequestOptions = {
 		method: 'GET',
@@ -217,6 +217,9 @@ function bodyText(response: RawResponse): string {
 
 interface Connection {
 	credentialType: string;
+	/** The application's address, e.g. https://app.example.com */
+	appURL: string;
+	/** The public API's base, appURL + /api/public/v1 */
 	baseURL: string;
 	/** Kept only to scrub it from anything shown to the user. */
 	secret: string | undefined;
@@ -256,7 +259,7 @@ async function readConnection(ctx: ApiContext, itemIndex: number | undefined): P
 	}
 	const token = (credentials.oauthTokenData as IDataObject | undefined)?.access_token;
 	const secret = authentication === 'oAuth2' ? (token as string | undefined) : (credentials.apiKey as string | undefined);
-	return { credentialType, baseURL, secret, host: new URL(baseURL).host };
+	return { credentialType, appURL: appUrl(instanceUrl), baseURL, secret, host: new URL(baseURL).host };
 }
 
 /** The node's Request Options where it has them (the action node), else the defaults. */
