@@ -109,7 +109,7 @@ export class N8n {
 		}
 		const start = output.indexOf('{', output.indexOf('===================================='));
 		if (start < 0) throw new Error(`n8n execute gave no run data:\n${output.slice(-3000)}`);
-		const parsed = JSON.parse(output.slice(start)) as { data: IRunExecutionData; status?: string };
+		const parsed = JSON.parse(firstJsonObject(output, start)) as { data: IRunExecutionData; status?: string };
 		const runData = parsed.data.resultData.runData as unknown as ExecutionResult['runData'];
 		return {
 			status: parsed.status ?? 'unknown',
@@ -169,4 +169,20 @@ export class N8n {
 	cleanup(): void {
 		rmSync(this.userFolder, { recursive: true, force: true });
 	}
+}
+
+/** The JSON object that starts at `start`: log lines may follow it in n8n's output. */
+function firstJsonObject(text: string, start: number): string {
+	let depth = 0;
+	let inString = false;
+	for (let index = start; index < text.length; index++) {
+		const char = text[index];
+		if (inString) {
+			if (char === '\\') index++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === '{') depth++;
+		else if (char === '}' && --depth === 0) return text.slice(start, index + 1);
+	}
+	return text.slice(start);
 }
