@@ -6,6 +6,7 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	setupFiles: ['<rootDir>/test/setup.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/secretLog.ts'],
 	testTimeout: 30000,
 	// The e2e suite spawns n8n, whose task-runner children can outlive it by a moment.
 	forceExit: true,

@@ -8,9 +8,9 @@ registerNodeType(PROBE_NODE_TYPE, new TransportProbe());
 
 export const APP_URL = 'https://app.example.com';
 export const API_PATH = '/api/public/v1';
-/** Recognisable secrets: no test output, error or log line may contain them. */
-export const API_KEY = 'sk_live_SECRETKEY_4d9f2a';
-export const OAUTH_TOKEN = 'scapp_SECRETTOKEN_7c1e0b';
+import { API_KEY, OAUTH_TOKEN } from './secrets';
+
+export { API_KEY, OAUTH_TOKEN };
 
 export const apiKeyCredentials: Record<string, ICredentialDataDecryptedObject> = {
 	socialContentApi: { instanceUrl: APP_URL, apiKey: API_KEY },
