@@ -211,6 +211,31 @@ describe('in a real n8n, against the sandbox', () => {
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 	}, 180_000);
 
+	test("credential test in n8n's UI flow: a pasted /api passes, a web page fails with our message, a wrong key fails", async () => {
+		await runningServer();
+		const base = `http://localhost:${n8n.port}`;
+		const login = await fetch(`${base}/rest/login`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: 'owner@example.com', password: 'Sandbox-Passw0rd' }),
+		});
+		const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+		const test = async (instanceUrl: string, apiKey = 'sk_sandbox_demo_key') => {
+			const response = await fetch(`${base}/rest/credentials/test`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', Cookie: cookie },
+				body: JSON.stringify({ credentials: { id: 'sandboxApiKey', name: 'test', type: 'socialContentApi', data: { instanceUrl, apiKey } } }),
+			});
+			return ((await response.json()) as { data: IDataObject }).data;
+		};
+		expect(await test(`${sandboxUrl}/api/`)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await test(`${sandboxUrl}/login`)).toEqual({
+			status: 'Error',
+			message: 'The Instance URL serves a web page, not the API. Use the address of your instance, e.g. https://app.example.com',
+		});
+		expect((await test(sandboxUrl, 'sk_wrong_key_000')).status).toBe('Error');
+	}, 120_000);
+
 	test('OAuth2 connect flow through n8n: authorization code with PKCE S256, token request form-urlencoded, raw token used', async () => {
 		await runningServer();
 		// n8n's OAuth callback URL names localhost, so the session cookie must be for localhost too.
