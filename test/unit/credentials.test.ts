@@ -9,7 +9,6 @@ import {
 	API_KEY,
 	API_PATH,
 	APP_URL,
-	apiKeyCredentials,
 	NODE,
 	OAUTH_TOKEN,
 	oauth2Credentials,
@@ -214,9 +213,4 @@ describe('OAuth2 credential', () => {
 		const pkce = credential.properties.find((p) => p.name === 'usePkce');
 		expect(pkce).toMatchObject({ type: 'boolean', displayName: 'Use PKCE' });
 	});
-});
-
-test('fixtures give both credential types', () => {
-	expect(Object.keys(apiKeyCredentials)).toEqual(['socialContentApi']);
-	expect(Object.keys(oauth2Credentials)).toEqual(['socialContentOAuth2Api']);
 });

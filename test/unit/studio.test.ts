@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { API_PATH, APP_URL, api, NODE, runAction } from '../helpers/fixtures';
+import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
 
 const GEN = `${API_PATH}/studio/generations`;
 const formats = [
@@ -289,4 +289,3 @@ describe('Studio → Get Credits', () => {
 	});
 });
 
-test('fixture app url', () => expect(APP_URL).toContain('app.example.com'));

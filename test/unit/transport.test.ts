@@ -4,7 +4,7 @@ import nock from 'nock';
 import { retryAfterMs } from '../../nodes/SocialContent/transport/rateLimit';
 import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';
-import { API_KEY, API_PATH, APP_URL, api, apiKeyCredentials, errorText, NODE, OAUTH_TOKEN, probe } from '../helpers/fixtures';
+import { API_KEY, API_PATH, api, apiKeyCredentials, errorText, NODE, OAUTH_TOKEN, probe } from '../helpers/fixtures';
 
 const PING = `${API_PATH}/agents/ping`;
 
@@ -314,4 +314,3 @@ describe('retryAfterMs', () => {
 	});
 });
 
-test('APP_URL fixture is https', () => expect(APP_URL.startsWith('https://')).toBe(true));

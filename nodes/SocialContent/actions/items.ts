@@ -26,3 +26,13 @@ function asObject(value: unknown): IDataObject {
 	if (value && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
 	return { value: value as IDataObject['value'] };
 }
+
+/**
+ * An answer whose shape the spec leaves open, as one object: an object as it is, a bare value
+ * under `key` (`{ credits: 42 }`), nothing (an empty body) as `{}`.
+ */
+export function asRecord(response: unknown, key: string): IDataObject {
+	if (response && typeof response === 'object' && !Array.isArray(response)) return response as IDataObject;
+	if (response === undefined || response === null || response === '') return {};
+	return { [key]: response as IDataObject[string] };
+}

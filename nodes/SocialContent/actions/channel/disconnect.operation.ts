@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { asRecord } from '../items';
 import { channelLocator } from '../shared/channels';
 import { locatorId } from '../shared/parameters';
 
@@ -16,6 +17,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'DELETE', path: `/integrations/${encodeURIComponent(id)}` },
 		itemIndex,
 	);
-	const extra = response && typeof response === 'object' && !Array.isArray(response) ? (response as IDataObject) : {};
-	return [{ json: { ...extra, id, disconnected: true } }];
+	return [{ json: { ...asRecord(response, 'result'), id, disconnected: true } }];
 }

@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { asRecord } from '../items';
 import { requiredText } from '../shared/parameters';
 
 const show = { resource: ['channel'], operation: ['getConnectUrl'] };
@@ -47,8 +48,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	);
 	// Not in the spec beyond "a sign-in URL": a bare string becomes `{ url }`.
-	const json: IDataObject =
-		typeof response === 'string' ? { url: response } : { ...(response as IDataObject) };
+	const json = { ...asRecord(response, 'url') };
 	json.url ??= (json.signInUrl ?? json.authUrl ?? json.link) as string | undefined;
 	return [{ json: { provider, ...json } }];
 }

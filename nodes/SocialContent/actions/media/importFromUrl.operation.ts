@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { asRecord } from '../items';
 import { requiredText } from '../shared/parameters';
 
 const show = { resource: ['media'], operation: ['importFromUrl'] };
@@ -38,6 +39,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ method: 'POST', path: '/upload-from-url', body: { url: parsed.toString() } },
 		itemIndex,
 	);
-	const json = response && typeof response === 'object' && !Array.isArray(response) ? (response as IDataObject) : { result: response as string };
-	return [{ json }];
+	return [{ json: asRecord(response, 'result') }];
 }

@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { asRecord } from '../items';
 import { requiredText } from '../shared/parameters';
 
 const show = { resource: ['post'], operation: ['delete'] };
@@ -22,6 +23,5 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = requiredText(this, 'postId', 'Post ID', itemIndex);
 	const response = await apiRequest.call(this, { method: 'DELETE', path: `/posts/${encodeURIComponent(id)}` }, itemIndex);
-	const extra = response && typeof response === 'object' && !Array.isArray(response) ? (response as IDataObject) : {};
-	return [{ json: { ...extra, id, deleted: true } }];
+	return [{ json: { ...asRecord(response, 'result'), id, deleted: true } }];
 }

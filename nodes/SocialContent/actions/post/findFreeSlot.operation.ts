@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { asRecord } from '../items';
 import { channelLocator } from '../shared/channels';
 import { normaliseDates } from '../shared/dates';
 import { locatorId } from '../shared/parameters';
@@ -13,7 +14,5 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'channel', 'channel', itemIndex);
 	const response = await apiRequest.call(this, { method: 'GET', path: `/find-slot/${encodeURIComponent(id)}` }, itemIndex);
-	const json: IDataObject =
-		response && typeof response === 'object' && !Array.isArray(response) ? (response as IDataObject) : { date: response as string };
-	return [{ json: { channelId: id, ...normaliseDates(json, ['date', 'slot', 'time']) } }];
+	return [{ json: { channelId: id, ...normaliseDates(asRecord(response, 'date'), ['date', 'slot', 'time']) } }];
 }
