@@ -1,22 +1,14 @@
 import type {
-	IDataObject,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { generationItem, getGeneration, normaliseGeneration } from '../SocialContent/actions/shared/generations';
 import { authenticationProperty, credentialsFor } from '../SocialContent/descriptions';
 import { loadOptions } from '../SocialContent/methods';
-import { apiRequest } from '../SocialContent/transport';
-import { unwrapList } from '../SocialContent/actions/items';
-import { hasMorePages } from '../SocialContent/actions/shared/paging';
-import { advance, isNew, oldestFirst, readState, writeState } from './generationState';
-
-/** Most pages read in one poll, when every generation on a page is new. */
-const MAX_PAGES_PER_POLL = 20;
+import { latestGeneration, pollGenerations, type TriggerOptions } from './pollGenerations';
 
 export class SocialContentTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -67,78 +59,51 @@ export class SocialContentTrigger implements INodeType {
 	methods = { loadOptions: { getFormats: loadOptions.getFormats } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const statuses = (this.getNodeParameter('events', ['done']) as string[]).filter(Boolean);
-		const formats = this.getNodeParameter('formats', []) as string[];
-		const download = this.getNodeParameter('downloadOutputs', false) as boolean;
-		const staticData = this.getWorkflowStaticData('node');
-		const state = readState(staticData);
-		const manual = this.getMode() === 'manual';
-
-		const finished = (await listFinished(this, statuses, state, manual)).filter((generation) =>
-			statuses.includes(String(generation.status)),
-		);
-
-		if (manual) {
+		const options: TriggerOptions = {
+			statuses: (this.getNodeParameter('events', ['done']) as string[]).filter(Boolean),
+			formats: this.getNodeParameter('formats', []) as string[],
+			download: this.getNodeParameter('downloadOutputs', false) as boolean,
+		};
+		if (this.getMode() === 'manual') {
 			// Fetch Test Event: the latest matching generation; the state is left alone.
-			for (const generation of oldestFirst(finished).reverse()) {
-				const detailed = await withDetails(this, generation);
-				if (formatMatches(detailed, formats)) return [[await generationItem(this, detailed, download)]];
-			}
+			const item = await latestGeneration(this, options);
+			return item ? [[item]] : null;
+		}
+		// n8n runs the first poll of an activation itself and reuses this context for the scheduled ones.
+		const activationPoll = !polledContexts.has(this);
+		polledContexts.add(this);
+		try {
+			const items = await pollGenerations(this, options);
+			return items.length ? [items] : null;
+		} catch (error) {
+			if (!activationPoll || mustStopActivation(this, error)) throw asNodeError(this, error);
+			// Thrown here, n8n would give up on the trigger (or retry it for hours) while it still
+			// shows as active. The state did not move: the next scheduled poll catches up.
+			this.logger.warn(
+				`Social Content Trigger: the poll at activation (${this.getActivationMode()}) failed; the trigger stays scheduled and the next poll catches up: ${(error as Error).message}`,
+			);
 			return null;
 		}
-		if (!state) {
-			// First activation: what is already finished is the baseline, not an event.
-			writeState(staticData, advance(undefined, finished));
-			return null;
-		}
-
-		// Everything is fetched before the state moves: a failed poll throws here, and the same
-		// generations come out on the next good poll.
-		const items: INodeExecutionData[] = [];
-		for (const generation of oldestFirst(finished.filter((entry) => isNew(state, entry)))) {
-			const detailed = await withDetails(this, generation);
-			if (formatMatches(detailed, formats)) items.push(await generationItem(this, detailed, download));
-		}
-		writeState(staticData, advance(state, finished));
-		return items.length ? [items] : null;
 	}
 }
+
+/** The transport's errors are node errors already; anything else becomes one. */
+function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error);
+}
+
+/** Poll contexts that have polled: the first poll of each is the one n8n runs at activation. */
+const polledContexts = new WeakSet<IPollFunctions>();
 
 /**
- * The finished generations, newest pages first: one request per poll when the service filters by
- * status and the first page already reaches known ground; further pages only while all are new.
+ * Whether a failed activation poll must fail the activation: only when a person is activating the
+ * workflow (not at n8n's start or a leader change) and the fault is theirs to fix, a rejected
+ * credential or an Instance URL that is not the API. Outages and rate limits never stop it.
  */
-async function listFinished(
-	ctx: IPollFunctions,
-	statuses: string[],
-	state: ReturnType<typeof readState>,
-	firstPageOnly: boolean,
-): Promise<IDataObject[]> {
-	const qs: IDataObject = statuses.length === 1 ? { status: statuses[0] } : {};
-	const all: IDataObject[] = [];
-	for (let page = 1; page <= MAX_PAGES_PER_POLL; page++) {
-		const response = await apiRequest.call(ctx, {
-			method: 'GET',
-			path: '/studio/generations',
-			qs: page === 1 ? qs : { ...qs, page },
-		});
-		const list = (Array.isArray(response) ? response : (unwrapList(response, ['generations']) ?? [])).map(normaliseGeneration);
-		all.push(...list);
-		const paged = hasMorePages(response, page);
-		const allNew = state !== undefined && list.length > 0 && list.every((generation) => isNew(state, generation));
-		if (firstPageOnly || !paged || !allNew) break;
-	}
-	return all;
-}
-
-function formatMatches(generation: IDataObject, formats: string[]): boolean {
-	return formats.length === 0 || formats.includes(String(generation.format));
-}
-
-/** List entries may leave out outputs (the spec gives them "on read"): read the generation then. */
-async function withDetails(ctx: IPollFunctions, generation: IDataObject): Promise<IDataObject> {
-	const outputs = generation.outputs as unknown[];
-	if (outputs.length > 0 && generation.format !== undefined) return generation;
-	const details = await getGeneration(ctx, String(generation.id));
-	return { ...generation, ...details, outputs: (details.outputs as unknown[]).length ? details.outputs : outputs };
+function mustStopActivation(ctx: IPollFunctions, error: unknown): boolean {
+	if (!['activate', 'create', 'update'].includes(ctx.getActivationMode())) return false;
+	if (error instanceof NodeOperationError) return true;
+	const status = Number((error as { httpCode?: unknown }).httpCode);
+	return Number.isFinite(status) && status > 0 && status !== 429 && status < 500;
 }

@@ -19,6 +19,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	IWorkflowSettings,
+	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import {
@@ -391,6 +392,23 @@ export async function poll(
 	const node = workflow.getNode('Trigger')!;
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	return await nodeType.poll!.call(context);
+}
+
+/**
+ * A trigger as n8n keeps it once activated: one poll context for the poll n8n runs at activation and
+ * every scheduled poll after it (n8n-core's PollTriggerExecutor does the same). `activation` is why
+ * it was activated: 'activate' (a person), 'init' (n8n starting), 'leadershipChange' (multi-main).
+ */
+export function activeTrigger(
+	workflow: Workflow,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	activation: WorkflowActivateMode = 'activate',
+): { poll: () => Promise<INodeExecutionData[][] | null> } {
+	const node = workflow.getNode('Trigger')!;
+	const additionalData = additionalDataFor(new TestCredentialsHelper(credentials));
+	const context = new PollContext(workflow, node, additionalData, 'trigger', activation);
+	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	return { poll: async () => await nodeType.poll!.call(context) };
 }
 
 /** Credential fields whose values must never reach output items, errors or logs. */

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
 import { unwrapList } from '../items';
@@ -32,8 +32,27 @@ const MAX_PAGES = 1000;
 /**
  * Reads a list that may or may not be paged. The spec does not say: a plain array is one page;
  * an object wrapping the list is followed page by page (`page` query) while it reports more pages
- * (`pages`/`totalPages` above the current one, or `hasMore`/`nextPage`).
+ * (`pages`/`totalPages` above the current one, or `hasMore`/`nextPage`). Each page goes to `visit`,
+ * which returns whether to read on. The answer says whether the end of the list was reached.
  */
+export async function walkPages(
+	ctx: IExecuteFunctions | IPollFunctions,
+	path: string,
+	options: { qs?: IDataObject; listKeys?: string[]; itemIndex?: number; maxPages?: number },
+	visit: (list: unknown[]) => boolean,
+): Promise<{ complete: boolean }> {
+	const maxPages = options.maxPages ?? MAX_PAGES;
+	for (let page = 1; page <= maxPages; page++) {
+		const qs = page === 1 ? options.qs : { ...options.qs, page };
+		const response = await apiRequest.call(ctx, { method: 'GET', path, qs }, options.itemIndex);
+		const list = Array.isArray(response) ? response : (unwrapList(response, options.listKeys) ?? [response]);
+		const more = hasMorePages(response, page) && list.length > 0;
+		if (!visit(list) || !more) return { complete: !more };
+	}
+	return { complete: false };
+}
+
+/** A list operation's results, as far as its Return All / Limit ask. */
 export async function readList(
 	ctx: IExecuteFunctions,
 	path: string,
@@ -43,13 +62,10 @@ export async function readList(
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
 	const results: unknown[] = [];
-	for (let page = 1; page <= MAX_PAGES && results.length < limit; page++) {
-		const qs = page === 1 ? options.qs : { ...options.qs, page };
-		const response = await apiRequest.call(ctx, { method: 'GET', path, qs }, itemIndex);
-		const list = Array.isArray(response) ? response : (unwrapList(response, options.listKeys) ?? [response]);
+	await walkPages(ctx, path, { ...options, itemIndex }, (list) => {
 		results.push(...list);
-		if (!hasMorePages(response, page) || list.length === 0) break;
-	}
+		return results.length < limit;
+	});
 	return results.slice(0, limit);
 }
 
