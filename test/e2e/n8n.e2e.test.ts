@@ -211,6 +211,49 @@ describe('in a real n8n, against the sandbox', () => {
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 	}, 180_000);
 
+	test('trigger for a year in one minute: no timestamps, out-of-order, n8n restarted during an outage, re-activated: each generation posts once', async () => {
+		const apiKey = await runningServer();
+		const id = examples['generation-finished-post.json'].id as string;
+		Object.assign(sandbox.config, { generationTimestamps: false, queuedMs: 1e9 });
+		const headers = { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json' };
+		const start = async () =>
+			String(((await (await fetch(`${sandboxUrl}/api/public/v1/studio/generations`, { method: 'POST', headers, body: JSON.stringify({ formatId: 'wall_of_text', input: { hook: 'year' } }) })).json()) as IDataObject).id);
+		const finish = async (ids: string[]) => await fetch(`${sandboxUrl}/__sandbox/finish`, { method: 'POST', headers, body: JSON.stringify({ ids }) });
+		const postsFor = (generationIds: string[]) =>
+			sandbox.state.posts.filter((post) => generationIds.some((generation) => JSON.stringify(post.image ?? post).includes(generation))).length;
+		const waitFor = async (done: () => boolean, ms: number) => {
+			const deadline = Date.now() + ms;
+			while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
+		};
+		try {
+			const older = await start();
+			const newer = await start();
+			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`); // baseline: both pending
+			await finish([newer]);
+			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
+			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
+			await waitFor(() => postsFor([newer]) >= 2, 60_000);
+			expect([postsFor([newer]), postsFor([older])]).toEqual([2, 0]);
+
+			// n8n stops; the older one finishes meanwhile; n8n starts while the list answers 500.
+			await n8n.stop();
+			await finish([older]);
+			(sandbox.state.faults as IDataObject[]).push({ kind: 'status', status: 500, method: 'GET', path: 'studio/generations$', count: 3 });
+			await n8n.start(); // same database: the workflow, its static data and the API key survive
+			// The poll at start-up failed; the trigger stayed scheduled and the next minute's poll posts it.
+			await waitFor(() => postsFor([older]) >= 2, 130_000);
+			expect([postsFor([newer]), postsFor([older])]).toEqual([2, 2]);
+
+			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
+			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
+			await new Promise((resolve) => setTimeout(resolve, 3000));
+			expect([postsFor([newer]), postsFor([older])]).toEqual([2, 2]);
+			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
+		} finally {
+			Object.assign(sandbox.config, { generationTimestamps: true, queuedMs: 100 });
+		}
+	}, 300_000);
+
 	test("credential test in n8n's UI flow: a pasted /api passes, a web page fails with our message, a wrong key fails", async () => {
 		await runningServer();
 		const base = `http://localhost:${n8n.port}`;

@@ -5,13 +5,15 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
-import { ACTION_NODE_TYPE, poll, runChain, START_NODE_TYPE, triggerWorkflow } from '../helpers/harness';
+import { MAX_ATTEMPTS } from '../../nodes/SocialContentTrigger/generationState';
+import { ACTION_NODE_TYPE, activeTrigger, poll, runChain, START_NODE_TYPE, triggerWorkflow } from '../helpers/harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createSandbox } = require('../sandbox/server.js') as { createSandbox: (options?: IDataObject) => Sandbox };
 
 interface Sandbox {
 	config: IDataObject;
+	finish(ids: string[]): void;
 	state: IDataObject & { counts: IDataObject; posts: IDataObject[]; generations: IDataObject[]; faults: IDataObject[]; authHeaders: string[] };
 	reset(): void;
 	listen(port?: number): Promise<string>;
@@ -188,5 +190,44 @@ describe('against the sandbox', () => {
 		expect(fired?.[0]).toHaveLength(1);
 		expect(fired?.[0][0].binary?.output_0.mimeType).toBe('image/png');
 		expect(await poll(workflow, credentials)).toBeNull();
+	});
+
+	test('trigger against a list with no timestamps, completion order, pages of 2: out-of-order, a 404 output, a restart', async () => {
+		Object.assign(sandbox.config, { generationTimestamps: false, generationOrder: 'completion', generationPageSize: 2, queuedMs: 1e9 });
+		try {
+			const started = await run(
+				{ resource: 'studio', operation: 'startGeneration', format: { __rl: true, mode: 'id', value: 'wall_of_text' }, hook: '={{ $json.hook }}' },
+				[{ hook: 'a' }, { hook: 'b' }, { hook: 'c' }, { hook: 'd' }],
+			);
+			const [a, b, c, d] = started.items.map((item) => String(item.id));
+			const parameters = { events: ['done'], downloadOutputs: true };
+			let workflow = triggerWorkflow(parameters);
+			let trigger = activeTrigger(workflow, credentials);
+			const fired: string[] = [];
+			const firedBy = async () => {
+				const result = await trigger.poll();
+				const items = result?.[0] ?? [];
+				fired.push(...items.map((item) => String(item.json.id)));
+				return items;
+			};
+			expect(await firedBy()).toEqual([]); // baseline: four queued, none finished
+			sandbox.finish([d]);
+			expect((await firedBy()).map((item) => item.json.id)).toEqual([d]);
+			sandbox.config.missingOutputs = [b];
+			sandbox.finish([a, b]);
+			expect((await firedBy()).map((item) => item.json.id)).toEqual([a]);
+			workflow = triggerWorkflow(parameters, JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject);
+			trigger = activeTrigger(workflow, credentials, 'init');
+			sandbox.finish([c]);
+			expect((await firedBy()).map((item) => item.json.id)).toEqual([c]);
+			for (let attempt = 3; attempt < MAX_ATTEMPTS; attempt++) expect(await firedBy()).toEqual([]);
+			const [broken] = await firedBy();
+			expect(broken.json).toMatchObject({ id: b, error: expect.stringMatching(/Not found: GET \/uploads\/.+ \(404\)/) });
+			expect(broken.binary).toBeUndefined();
+			expect(await firedBy()).toEqual([]);
+			expect(fired.sort()).toEqual([a, b, c, d].sort());
+		} finally {
+			Object.assign(sandbox.config, { generationTimestamps: true, generationOrder: 'creation', generationPageSize: 0, queuedMs: 50, missingOutputs: [] });
+		}
 	});
 });

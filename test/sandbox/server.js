@@ -8,7 +8,7 @@
  *
  * Plain Node, no dependencies; listens on 127.0.0.1 only. Run: node test/sandbox/server.js
  * Control (tests only, no auth): GET /__sandbox/state, POST /__sandbox/reset, POST /__sandbox/faults,
- * POST /__sandbox/config, POST /__sandbox/finish (finish all running generations now).
+ * POST /__sandbox/config, POST /__sandbox/finish (finish all running generations now, or { ids }).
  * Fault kinds: reset (drop the connection before doing anything), resetAfter (do it, then drop),
  * slow (delayMs, then answer), html500, malformed (broken JSON), login (an HTML login page),
  * status (any status and body).
@@ -30,6 +30,16 @@ const DEFAULTS = {
 	/** features answering 503 */
 	disabled: [],
 	mediaPageSize: 20,
+	/**
+	 * How GET /studio/generations answers, where the spec is silent: with time fields or none at all
+	 * (only id, status, format, credits, outputs); newest first by creation or by completion
+	 * (unfinished ones on top); one array, or pages of this size ({ generations, page, pages }).
+	 */
+	generationTimestamps: true,
+	generationOrder: 'creation',
+	generationPageSize: 0,
+	/** Output files of these generation ids answer 404 (true: every one). */
+	missingOutputs: [],
 };
 
 const FORMATS = [
@@ -161,7 +171,8 @@ function createSandbox(options = {}) {
 		if (path === '/api/oauth/token' && req.method === 'POST') return token(req, json);
 		if (path.startsWith('/uploads/')) {
 			const file = state.files.get(path);
-			if (!file) return json(404, { msg: 'file not found' });
+			const missing = config.missingOutputs === true || state.generations.some((g) => config.missingOutputs.includes?.(g.id) && path.startsWith(`/uploads/${g.id}-`));
+			if (!file || missing) return json(404, { msg: 'file not found' });
 			return send(200, file.data, { 'Content-Type': file.mime, 'Content-Length': file.data.length });
 		}
 		if (!path.startsWith('/api/public/v1/')) return send(200, LOGIN_PAGE, { 'Content-Type': 'text/html' });
@@ -238,7 +249,11 @@ function createSandbox(options = {}) {
 		if (m === 'GET' && route === '/studio/generations') {
 			const status = q.get('status');
 			if (status && !['queued', 'running', 'done', 'failed'].includes(status)) throw badRequest([{ field: 'status', message: 'unknown status' }]);
-			return json(200, state.generations.filter((g) => !status || g.status === status).map(publicGeneration));
+			const rows = listedGenerations().filter((g) => !status || g.status === status).map(publicGeneration);
+			const size = config.generationPageSize;
+			if (!size) return json(200, rows);
+			const page = Math.max(1, Number(q.get('page') ?? 1));
+			return json(200, { generations: rows.slice((page - 1) * size, page * size), page, pages: Math.max(1, Math.ceil(rows.length / size)) });
 		}
 		if (m === 'GET' && (match = /^\/studio\/generations\/([^/]+)$/.exec(route))) {
 			const g = state.generations.find((x) => x.id === decodeURIComponent(match[1]));
@@ -324,7 +339,7 @@ function createSandbox(options = {}) {
 		if (errors.length) throw badRequest(errors);
 		const group = nextId('grp');
 		return body.posts.map((p) => {
-			const post = { id: nextId('post'), group, integration: p.integration.id, type: body.type, publishDate: body.date, content: p.value.map((v) => v.content).join('\n\n'), settings: JSON.stringify(p.settings), tags: body.tags ?? [], shortLink: Boolean(body.shortLink), createdAt: new Date().toISOString() };
+			const post = { id: nextId('post'), group, integration: p.integration.id, type: body.type, publishDate: body.date, content: p.value.map((v) => v.content).join('\n\n'), settings: JSON.stringify(p.settings), tags: body.tags ?? [], shortLink: Boolean(body.shortLink), image: p.value.flatMap((v) => v.image ?? []), createdAt: new Date().toISOString() };
 			state.posts.push(post);
 			state.counts.postsCreated++;
 			return { postId: post.id, integration: p.integration.id };
@@ -340,8 +355,16 @@ function createSandbox(options = {}) {
 		return { id: media.id, path };
 	}
 
+	/** Newest first: by creation (the order they were started), or by completion with unfinished ones on top. */
+	function listedGenerations() {
+		if (config.generationOrder !== 'completion') return state.generations;
+		const rank = (g) => (g.finishedAt ? Date.parse(g.finishedAt) : Infinity);
+		return [...state.generations].sort((a, b) => rank(b) - rank(a));
+	}
+
 	function publicGeneration(g) {
 		const { startedAt, input, ...rest } = g;
+		if (!config.generationTimestamps) for (const key of ['createdAt', 'updatedAt', 'finishedAt']) delete rest[key];
 		return rest;
 	}
 
@@ -404,7 +427,10 @@ function createSandbox(options = {}) {
 			return json(200, { config });
 		}
 		if (path === '/__sandbox/finish' && req.method === 'POST') {
-			for (const g of state.generations) if (g.status === 'queued' || g.status === 'running') finishGeneration(g);
+			// Body { ids } finishes only those, in that order (out-of-order completion); none: all.
+			const { ids } = await readJson(req).catch(() => ({}));
+			const chosen = Array.isArray(ids) ? ids.map((id) => state.generations.find((g) => g.id === id)).filter(Boolean) : state.generations;
+			for (const g of chosen) if (g.status === 'queued' || g.status === 'running') finishGeneration(g);
 			return json(200, { finished: true });
 		}
 		if (path === '/__sandbox/token' && req.method === 'POST') {
@@ -432,6 +458,13 @@ function createSandbox(options = {}) {
 	});
 	return {
 		config,
+		/** Finishes these generations now, in this order (tests in the same process). */
+		finish(ids) {
+			for (const id of ids) {
+				const g = state.generations.find((x) => x.id === id);
+				if (g && (g.status === 'queued' || g.status === 'running')) finishGeneration(g);
+			}
+		},
 		get state() {
 			return state;
 		},
