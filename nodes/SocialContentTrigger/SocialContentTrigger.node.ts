@@ -51,7 +51,8 @@ export class SocialContentTrigger implements INodeType {
 				name: 'downloadOutputs',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to attach the outputs as binary data (output_0, output_1, …)',
+				description:
+					"Whether to attach the outputs as binary data (output_0, output_1, …). A generation whose files cannot be downloaded is tried again on the next polls; after 5 it comes out without files and with an 'error' field.",
 			},
 		],
 	};
