@@ -229,6 +229,7 @@ describe('in a real n8n, against the sandbox', () => {
 			const older = await start();
 			const newer = await start();
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`); // baseline: both pending
+			await new Promise((resolve) => setTimeout(resolve, 3000)); // n8n saves the static data after the poll
 			await finish([newer]);
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
@@ -242,6 +243,7 @@ describe('in a real n8n, against the sandbox', () => {
 			await n8n.start(); // same database: the workflow, its static data and the API key survive
 			// The poll at start-up failed; the trigger stayed scheduled and the next minute's poll posts it.
 			await waitFor(() => postsFor([older]) >= 2, 130_000);
+			expect(sandbox.state.faults).toEqual([]); // all three tries of the start-up poll got the 500
 			expect([postsFor([newer]), postsFor([older])]).toEqual([2, 2]);
 
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
