@@ -47,8 +47,8 @@ export async function pollGenerations(ctx: IPollFunctions, options: TriggerOptio
 		return [];
 	}
 	if (state.v === 1) {
-		const reading = await readGenerations(ctx, () => false, BASELINE_PAGES);
-		return await emit(ctx, options, { ...fromV1(state, reading), state: baseline(reading) }, staticData);
+		const migrated = fromV1(state, await readGenerations(ctx, () => false, BASELINE_PAGES));
+		return await emit(ctx, options, { ...migrated, state: migrated.next }, staticData);
 	}
 	const head = new Set(state.head);
 	// Read on until a head id shows (with no head, to the end: every finished generation is new).
