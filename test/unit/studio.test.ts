@@ -231,6 +231,28 @@ describe('Studio → Get Generation', () => {
 		scope.done();
 	});
 
+	test('an output that redirects to another host (a CDN, presigned storage) downloads, and that host never sees the key', async () => {
+		const cdnHeaders: Array<string | undefined> = [];
+		const scope = api()
+			.get(`${GEN}/gen_5`)
+			.reply(200, { id: 'gen_5', status: 'done', outputs: [{ id: 'm', path: '/uploads/clip.mp4' }] })
+			.get('/uploads/clip.mp4')
+			.reply(302, '', { Location: 'https://cdn.example.net/signed/clip.mp4?sig=abc' });
+		const cdn = nock('https://cdn.example.net')
+			.get('/signed/clip.mp4')
+			.query(true)
+			.reply(function () {
+				cdnHeaders.push(this.req.headers.authorization as string | undefined);
+				return [200, Buffer.from('video'), { 'Content-Type': 'video/mp4' }];
+			});
+		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: 'gen_5', downloadOutputs: true });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].binary?.output_0).toMatchObject({ mimeType: 'video/mp4' });
+		expect(cdnHeaders).toEqual([undefined]);
+		scope.done();
+		cdn.done();
+	});
+
 	test('an ID expression that gives nothing is a parameter error', async () => {
 		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: '={{ $json.missing }}' });
 		expect(result.error?.message).toBe('"Generation ID" is empty');

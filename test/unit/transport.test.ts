@@ -1,6 +1,7 @@
 import type { NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
 
+import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/SocialContent/transport';
 import { retryAfterMs } from '../../nodes/SocialContent/transport/rateLimit';
 import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';
@@ -170,6 +171,40 @@ describe('transport: 429', () => {
 		expect(error.httpCode).toBe('429');
 		expect(calls).toBe(1);
 	});
+});
+
+describe('transport: 429 waits that would never add up', () => {
+	test.each([
+		['retryAfter 0', { retryAfter: 0 }, {}],
+		['a negative retryAfter', { retryAfter: -5 }, {}],
+		['a Retry-After date in the past', {}, { 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' }],
+	])('%s: each wait counts at least the floor, so Max Rate Limit Wait ends it', async (_name, body, headers) => {
+		let calls = 0;
+		api()
+			.get(PING)
+			.reply(() => {
+				calls++;
+				return [429, { code: 'RATE_LIMITED', bucket: 'b', limit: 1, ...body }, headers];
+			})
+			.persist();
+		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 1 } });
+		expect((result.error as NodeApiError).httpCode).toBe('429');
+		expect(calls).toBeLessThanOrEqual(1000 / MIN_RATE_LIMIT_WAIT_MS + 1);
+	});
+
+	test(`however long the cap, one request takes at most ${MAX_RATE_LIMITED_TRIES} 429 answers`, async () => {
+		let calls = 0;
+		api()
+			.get(PING)
+			.reply(() => {
+				calls++;
+				return [429, { code: 'RATE_LIMITED', retryAfter: 0 }];
+			})
+			.persist();
+		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 3600 } });
+		expect((result.error as NodeApiError).httpCode).toBe('429');
+		expect(calls).toBe(MAX_RATE_LIMITED_TRIES);
+	}, 30_000);
 });
 
 describe('transport: wrong instance URL', () => {

@@ -44,6 +44,11 @@ export const DEFAULT_LIMITS: RequestLimits = { maxRateLimitWaitMs: 60_000, timeo
 /** Delays before the retries of a read whose answer was lost (network error or 500/502/504). */
 export const READ_RETRY_DELAYS_MS = [300, 1000];
 
+/** Shortest wait after a 429, whatever the service says. */
+export const MIN_RATE_LIMIT_WAIT_MS = 50;
+/** Most 429 answers one request takes before it fails, whatever the waits add up to. */
+export const MAX_RATE_LIMITED_TRIES = 100;
+
 /** Statuses after which a read is tried again: the server may answer differently next time. */
 const TRANSIENT_STATUSES = [500, 502, 504];
 
@@ -146,6 +151,7 @@ async function exchange(
 	const signal = cancelSignalOf(ctx);
 	const gate = rateLimitGateOf(ctx);
 	let waitedForRateLimitMs = 0;
+	let rateLimitedTries = 0;
 	let readRetries = 0;
 
 	for (;;) {
@@ -172,8 +178,11 @@ async function exchange(
 		const { statusCode } = response;
 		if (statusCode === 429) {
 			const body = parseJson(bodyText(response));
-			const waitMs = retryAfterMs(body, response.headers);
-			if (waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
+			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
+			// against Max Rate Limit Wait, and a cap on tries: a 429 loop always ends.
+			const waitMs = Math.max(retryAfterMs(body, response.headers), MIN_RATE_LIMIT_WAIT_MS);
+			rateLimitedTries++;
+			if (waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs || rateLimitedTries >= MAX_RATE_LIMITED_TRIES) {
 				throw rateLimitError(ctx, connection, request, body, waitedForRateLimitMs, limits, itemIndex);
 			}
 			waitedForRateLimitMs += waitMs;
@@ -289,7 +298,10 @@ async function sendAuthenticated(
 	connection: Connection,
 	options: IHttpRequestOptions,
 ): Promise<RawResponse> {
-	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, connection.credentialType, options, {
+	// n8n keeps Authorization on a redirect to another origin unless told not to: a file URL that
+	// redirects to a CDN or a presigned storage URL must never receive the key or token.
+	const guarded: IHttpRequestOptions = { ...options, sendCredentialsOnCrossOriginRedirect: false };
+	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, connection.credentialType, guarded, {
 		// Sends the OAuth2 token raw. Tokens never expire, so there is nothing to refresh: a 401
 		// means the app was revoked, and n8n's refresh path would re-add "Bearer".
 		oauth2: { keepBearer: false, tokenType: 'Bearer', skipTokenRefresh: true },
