@@ -95,7 +95,7 @@ export interface Plan {
 	finished: IDataObject[];
 	/** Pending ids the reading did not show: to be asked for by id. */
 	unseenPending: string[];
-	/** The head ids were all gone and no finish time could place the unknown ids. */
+	/** No head id was in the list: unknown ids fired only where a finish time placed them. */
 	lostBearings: boolean;
 	/** The state once these have been handled (owed is carried unchanged; the caller updates it). */
 	next: GenerationState;

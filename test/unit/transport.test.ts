@@ -204,6 +204,7 @@ describe('transport: 429 waits that would never add up', () => {
 		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 3600 } });
 		expect((result.error as NodeApiError).httpCode).toBe('429');
 		expect(calls).toBe(MAX_RATE_LIMITED_TRIES);
+		expect((result.error as NodeApiError).description).toContain(`answered 429 ${MAX_RATE_LIMITED_TRIES} times in a row`);
 	}, 30_000);
 });
 

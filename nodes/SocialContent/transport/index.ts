@@ -183,7 +183,7 @@ async function exchange(
 			const waitMs = Math.max(retryAfterMs(body, response.headers), MIN_RATE_LIMIT_WAIT_MS);
 			rateLimitedTries++;
 			if (waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs || rateLimitedTries >= MAX_RATE_LIMITED_TRIES) {
-				throw rateLimitError(ctx, connection, request, body, waitedForRateLimitMs, limits, itemIndex);
+				throw rateLimitError(ctx, connection, request, body, { waitedMs: waitedForRateLimitMs, tries: rateLimitedTries }, limits, itemIndex);
 			}
 			waitedForRateLimitMs += waitMs;
 			gate.pausedUntil = Math.max(gate.pausedUntil, Date.now() + waitMs);
@@ -450,7 +450,7 @@ function rateLimitError(
 	connection: Connection,
 	request: ApiRequest,
 	body: unknown,
-	waitedMs: number,
+	spent: { waitedMs: number; tries: number },
 	limits: RequestLimits,
 	itemIndex: number | undefined,
 ): NodeApiError {
@@ -462,7 +462,9 @@ function rateLimitError(
 		ctx.getNode(),
 		{ statusCode: 429, body, method: request.method, path: request.path },
 		`Rate limited${bucket}${limit}${retryAfter}`,
-		`Waited ${Math.round(waitedMs / 1000)} s in total, and the next wait would pass the node's "Max Rate Limit Wait" of ${Math.round(limits.maxRateLimitWaitMs / 1000)} s. Raise that option under Request Options, or send fewer items at once.`,
+		spent.tries >= MAX_RATE_LIMITED_TRIES
+			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${Math.round(spent.waitedMs / 1000)} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
+			: `Waited ${Math.round(spent.waitedMs / 1000)} s in total, and the next wait would pass the node's "Max Rate Limit Wait" of ${Math.round(limits.maxRateLimitWaitMs / 1000)} s. Raise that option under Request Options, or send fewer items at once.`,
 		itemIndex,
 		connection.secret,
 	);

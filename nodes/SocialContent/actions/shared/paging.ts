@@ -33,23 +33,22 @@ const MAX_PAGES = 1000;
  * Reads a list that may or may not be paged. The spec does not say: a plain array is one page;
  * an object wrapping the list is followed page by page (`page` query) while it reports more pages
  * (`pages`/`totalPages` above the current one, or `hasMore`/`nextPage`). Each page goes to `visit`,
- * which returns whether to read on. The answer says whether the end of the list was reached.
+ * which returns whether to read on.
  */
 export async function walkPages(
 	ctx: IExecuteFunctions | IPollFunctions,
 	path: string,
 	options: { qs?: IDataObject; listKeys?: string[]; itemIndex?: number; maxPages?: number },
 	visit: (list: unknown[]) => boolean,
-): Promise<{ complete: boolean }> {
+): Promise<void> {
 	const maxPages = options.maxPages ?? MAX_PAGES;
 	for (let page = 1; page <= maxPages; page++) {
 		const qs = page === 1 ? options.qs : { ...options.qs, page };
 		const response = await apiRequest.call(ctx, { method: 'GET', path, qs }, options.itemIndex);
 		const list = Array.isArray(response) ? response : (unwrapList(response, options.listKeys) ?? [response]);
 		const more = hasMorePages(response, page) && list.length > 0;
-		if (!visit(list) || !more) return { complete: !more };
+		if (!visit(list) || !more) return;
 	}
-	return { complete: false };
 }
 
 /** A list operation's results, as far as its Return All / Limit ask. */
