@@ -2,6 +2,10 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { generationItem, getGeneration, normaliseGeneration } from '../SocialContent/actions/shared/generations';
 import { walkPages } from '../SocialContent/actions/shared/paging';
+import { RunContext } from '../SocialContent/transport';
+
+/** One poll's requests: they share the connection and the pace. */
+type PollRun = RunContext<IPollFunctions>;
 import {
 	baseline,
 	finishTimeMs,
@@ -39,37 +43,39 @@ const DETAIL_READS_PER_POLL = 10;
  * cannot be read is retried on later polls, then emitted with an `error` field.
  */
 export async function pollGenerations(ctx: IPollFunctions, options: TriggerOptions): Promise<INodeExecutionData[]> {
+	// One poll is one run: its requests share the connection and the pace.
+	const run = new RunContext(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const state = readState(staticData);
 	if (!state) {
 		// First activation: what is already finished is the baseline, not an event.
-		writeState(staticData, baseline(await readGenerations(ctx, () => false, BASELINE_PAGES)));
+		writeState(staticData, baseline(await readGenerations(run, () => false, BASELINE_PAGES)));
 		return [];
 	}
 	if (state.v === 1) {
-		const migrated = fromV1(state, await readGenerations(ctx, () => false, BASELINE_PAGES));
-		return await emit(ctx, options, { ...migrated, state: migrated.next }, staticData);
+		const migrated = fromV1(state, await readGenerations(run, () => false, BASELINE_PAGES));
+		return await emit(run, options, { ...migrated, state: migrated.next }, staticData);
 	}
 	const head = new Set(state.head);
 	// Read on until a head id shows (with no head, to the end: every finished generation is new).
-	const reading = await readGenerations(ctx, (page) => !page.some((entry) => !isPending(entry) && head.has(String(entry.id))));
+	const reading = await readGenerations(run, (page) => !page.some((entry) => !isPending(entry) && head.has(String(entry.id))));
 	const decided = plan(state, reading);
 	if (decided.lostBearings) {
 		ctx.logger.warn(
 			'Social Content Trigger: none of the generations it remembered are in the list any more; unknown ones without a finish time are not fired, to avoid firing old ones again',
 		);
 	}
-	return await emit(ctx, options, { ...decided, state }, staticData);
+	return await emit(run, options, { ...decided, state }, staticData);
 }
 
 /** The list, newest pages first, while `readOn(page)` says so (and up to `maxPages`). */
 async function readGenerations(
-	ctx: IPollFunctions,
+	run: PollRun,
 	readOn: (page: IDataObject[]) => boolean,
 	maxPages?: number,
 ): Promise<ListReading> {
 	const entries: IDataObject[] = [];
-	await walkPages(ctx, '/studio/generations', { listKeys: ['generations'], maxPages }, (list) => {
+	await walkPages(run, '/studio/generations', { listKeys: ['generations'], maxPages }, (list) => {
 		const page = list.map(normaliseGeneration).filter((entry) => entry.id !== undefined && entry.id !== '');
 		entries.push(...page);
 		return readOn(page);
@@ -78,12 +84,12 @@ async function readGenerations(
 }
 
 async function emit(
-	ctx: IPollFunctions,
+	run: PollRun,
 	options: TriggerOptions,
 	decided: ReturnType<typeof plan> & { state: GenerationState },
 	staticData: IDataObject,
 ): Promise<INodeExecutionData[]> {
-	const { finished, resolvedPending, checked } = await askForUnseen(ctx, decided.unseenPending);
+	const { finished, resolvedPending, checked } = await askForUnseen(run, decided.unseenPending);
 	const items: INodeExecutionData[] = [];
 	const fired: string[] = [];
 	const owed: OwedGeneration[] = [];
@@ -97,14 +103,14 @@ async function emit(
 	for (const { generation, attempts } of due) {
 		if (!options.statuses.includes(String(generation.status))) continue;
 		try {
-			const detailed = await withDetails(ctx, generation);
+			const detailed = await withDetails(run, generation);
 			if (options.formats.length && !options.formats.includes(String(detailed.format))) continue;
-			items.push(await generationItem(ctx, detailed, options.download));
+			items.push(await generationItem(run.n8n, run, detailed, options.download));
 			fired.push(String(generation.id));
 		} catch (error) {
 			const failure = { id: String(generation.id), status: String(generation.status), attempts: attempts + 1, error: messageOf(error).slice(0, MAX_ERROR_LENGTH) };
 			if (failure.attempts < MAX_ATTEMPTS && owed.length < MAX_OWED) {
-				ctx.logger.warn(`Social Content Trigger: generation ${failure.id} could not be read (try ${failure.attempts} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${failure.error}`);
+				run.n8n.logger.warn(`Social Content Trigger: generation ${failure.id} could not be read (try ${failure.attempts} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${failure.error}`);
 				owed.push(failure);
 				continue;
 			}
@@ -126,7 +132,7 @@ async function emit(
  * for by id, a few per poll. A 404 means the generation is gone: it can never finish.
  */
 async function askForUnseen(
-	ctx: IPollFunctions,
+	run: PollRun,
 	unseen: string[],
 ): Promise<{ finished: IDataObject[]; resolvedPending: string[]; checked: string[] }> {
 	const finished: IDataObject[] = [];
@@ -134,38 +140,39 @@ async function askForUnseen(
 	const checked = unseen.slice(0, DETAIL_READS_PER_POLL);
 	for (const id of checked) {
 		try {
-			const generation = await getGeneration(ctx, id);
+			const generation = await getGeneration(run, id);
 			if (isPending(generation)) continue;
 			finished.push(generation);
 			resolvedPending.push(id);
 		} catch (error) {
 			if (String((error as { httpCode?: unknown }).httpCode) === '404') resolvedPending.push(id);
-			else ctx.logger.warn(`Social Content Trigger: could not check generation ${id}; it is checked again later: ${messageOf(error)}`);
+			else run.n8n.logger.warn(`Social Content Trigger: could not check generation ${id}; it is checked again later: ${messageOf(error)}`);
 		}
 	}
 	return { finished, resolvedPending, checked };
 }
 
 /** List entries may leave out outputs or format (the spec gives outputs "on read"): read the generation then. */
-async function withDetails(ctx: IPollFunctions, generation: IDataObject): Promise<IDataObject> {
+async function withDetails(run: PollRun, generation: IDataObject): Promise<IDataObject> {
 	const outputs = (generation.outputs as unknown[] | undefined) ?? [];
 	if (generation.status === 'failed' && generation.format !== undefined) return generation;
 	if (outputs.length > 0 && generation.format !== undefined) return generation;
-	const details = await getGeneration(ctx, String(generation.id));
+	const details = await getGeneration(run, String(generation.id));
 	return { ...generation, ...details, outputs: (details.outputs as unknown[]).length ? details.outputs : outputs };
 }
 
 /** Fetch Test Event: the latest finished generation that matches, read as a poll would; no state. */
 export async function latestGeneration(ctx: IPollFunctions, options: TriggerOptions): Promise<INodeExecutionData | undefined> {
-	const { entries } = await readGenerations(ctx, () => false, 1);
+	const run = new RunContext(ctx);
+	const { entries } = await readGenerations(run, () => false, 1);
 	const matching = entries.filter((entry) => options.statuses.includes(String(entry.status)));
 	const latestFirst = matching.every((entry) => finishTimeMs(entry) !== undefined)
 		? [...matching].sort((a, b) => (finishTimeMs(b) ?? 0) - (finishTimeMs(a) ?? 0))
 		: matching;
 	for (const generation of latestFirst) {
-		const detailed = await withDetails(ctx, generation);
+		const detailed = await withDetails(run, generation);
 		if (!options.formats.length || options.formats.includes(String(detailed.format))) {
-			return await generationItem(ctx, detailed, options.download);
+			return await generationItem(run.n8n, run, detailed, options.download);
 		}
 	}
 	return undefined;

@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { runForEachItem } from '../../nodes/SocialContent/actions/router';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
 import { toItems } from '../../nodes/SocialContent/actions/items';
-import { apiRequest } from '../../nodes/SocialContent/transport';
+import { apiRequest, type RunContext } from '../../nodes/SocialContent/transport';
 
 export const PROBE_NODE_TYPE = 'test.transportProbe';
 
@@ -32,13 +32,14 @@ export class TransportProbe implements INodeType {
 
 	async execute(this: IExecuteFunctions) {
 		// The real item loop and error handling, around one request.
-		return await runForEachItem.call(this, async function (this: IExecuteFunctions, itemIndex: number) {
+		return await runForEachItem.call(this, { execute: async function (this: IExecuteFunctions, itemIndex: number, run: RunContext) {
 				const method = this.getNodeParameter('method', itemIndex) as 'GET';
 				const path = this.getNodeParameter('path', itemIndex) as string;
 				const rawBody = this.getNodeParameter('body', itemIndex, '') as string | IDataObject;
 				const body = typeof rawBody === 'string' && rawBody ? (JSON.parse(rawBody) as IDataObject) : undefined;
-				const response = await apiRequest.call(this, { method, path, body }, itemIndex);
+				const response = await apiRequest(run, { method, path, body }, itemIndex);
 				return toItems(response);
+			},
 		});
 	}
 }

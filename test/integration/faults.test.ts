@@ -119,7 +119,12 @@ describe('faults', () => {
 	test('timeouts: a slow answer past the Timeout fails that item only', async () => {
 		fault({ path: '/posts', method: 'POST', kind: 'slow', delayMs: 1500, count: 1 });
 		const out = await batch(createPost, 3, { timeout: 1 });
-		expect(out.filter((item) => item.json.error).map((item) => item.json.error)).toEqual(['Could not reach ' + new URL(String(credentials.socialContentApi.instanceUrl)).host + ': it timed out']);
+		const failed = out.filter((item) => item.json.error);
+		expect(failed.map((item) => item.json.error)).toEqual([`${new URL(String(credentials.socialContentApi.instanceUrl)).host} did not answer within 1 s`]);
+		// Our words: slow, not "perhaps offline"; sentences end once.
+		const description = String((failed[0].error as { description?: string }).description);
+		expect(description).toMatch(/It was not sent again, since it may have reached the service.*Raise "Timeout" under Request Options/);
+		expect(description).not.toMatch(/offline|perhaps|\.\./);
 		// The slow request reached the server (which may or may not finish it): it is not sent again.
 		await new Promise((resolve) => setTimeout(resolve, 1600));
 		expect((sandbox.state.counts.byRoute as IDataObject)['POST /posts']).toBe(3);

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as account from './account';
@@ -7,9 +7,11 @@ import * as hook from './hook';
 import * as media from './media';
 import * as post from './post';
 import * as studio from './studio';
-import type { Operation, OperationExecute } from './types';
+import type { ResourceName, SocialContentOperations } from './node.type';
+import type { Operation } from './types';
+import { RunContext } from '../transport';
 
-export const resources: Record<string, Record<string, Operation>> = {
+export const resources: { [R in ResourceName]: Record<SocialContentOperations[R], Operation> } = {
 	account: account.operations,
 	channel: channel.operations,
 	hook: hook.operations,
@@ -22,14 +24,14 @@ export const resources: Record<string, Record<string, Operation>> = {
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const run = resources[resource]?.[operation];
-	if (!run) {
+	const chosen = (resources as Record<string, Record<string, Operation> | undefined>)[resource]?.[operation];
+	if (!chosen) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
 			description: 'Pick a resource and an operation from the lists.',
 		});
 	}
 
-	return await runForEachItem.call(this, run.execute);
+	return await runForEachItem.call(this, chosen);
 }
 
 /**
@@ -38,23 +40,25 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
  */
 export async function runForEachItem(
 	this: IExecuteFunctions,
-	execute: OperationExecute,
+	operation: Pick<Operation, 'execute' | 'creates'>,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const concurrency = Math.min(
 		Math.max(1, Math.floor(Number(this.getNodeParameter('requestOptions.concurrency', 0, 1)) || 1)),
 		Math.max(1, items.length),
 	);
+	// Lives as long as this execution of the node: its items share the connection and the pace.
+	const run = new RunContext(this);
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 	let next = 0;
-	let stopped: Error | undefined;
+	let stopped: NodeApiError | NodeOperationError | undefined;
 
 	// A few workers take items in order; each item's output keeps its input's place.
 	const worker = async () => {
 		while (next < items.length && !stopped) {
 			const itemIndex = next++;
 			try {
-				const results = await execute.call(this, itemIndex);
+				const results = await operation.execute.call(this, itemIndex, run);
 				outputs[itemIndex] = results.map((result) => ({ ...result, pairedItem: { item: itemIndex } }));
 			} catch (caught) {
 				const error = withItemIndex(this, caught, itemIndex);
@@ -68,8 +72,31 @@ export async function runForEachItem(
 		}
 	};
 	await Promise.all(Array.from({ length: concurrency }, worker));
-	if (stopped) throw stopped;
+	if (stopped) {
+		if (operation.creates) nameWhatWasCreated(stopped, outputs);
+		throw stopped;
+	}
 	return [outputs.flat()];
+}
+
+/**
+ * A failed item stops the node and n8n drops the outputs of the items that succeeded. For an
+ * operation that creates (and may charge), the error names what already exists, so nobody runs
+ * the whole batch again blind.
+ */
+function nameWhatWasCreated(error: NodeApiError | NodeOperationError, outputs: INodeExecutionData[][]): void {
+	const created = outputs.flatMap((results, itemIndex) =>
+		(results ?? []).map((result) => createdId(result.json)).filter((id) => id !== undefined).map((id) => `item ${itemIndex}: ${id}`),
+	);
+	if (created.length === 0) return;
+	const shown = created.length > 20 ? [...created.slice(0, 20), `… and ${created.length - 20} more`] : created;
+	error.description = `${error.description ? `${error.description}\n\n` : ''}Already created by this run before it stopped (${created.length}; running the node again creates them again): ${shown.join(', ')}. Turn on "Continue On Fail" in the node's settings to keep the created items' outputs; do not use "Retry On Fail" here, it sends every item again.`;
+	(error.context as IDataObject).createdIds = created;
+}
+
+function createdId(json: IDataObject): string | undefined {
+	const id = json.id ?? json.postId ?? json.generationId ?? json.mediaId;
+	return id === undefined || id === null || id === '' ? undefined : String(id as string);
 }
 
 function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {

@@ -1,5 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { RunContext } from '../transport';
 import { channelLabel, fetchChannels } from '../actions/shared/channels';
 import { fetchFormats, formatLabel } from '../actions/shared/formats';
 
@@ -10,7 +11,7 @@ function matches(filter: string | undefined, ...texts: string[]): boolean {
 }
 
 export async function searchChannels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const channels = await fetchChannels(this);
+	const channels = await fetchChannels(new RunContext(this));
 	return {
 		results: channels
 			.filter((channel) => matches(filter, channel.name, channel.identifier, channel.id))
@@ -19,7 +20,7 @@ export async function searchChannels(this: ILoadOptionsFunctions, filter?: strin
 }
 
 export async function searchFormats(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const formats = await fetchFormats(this);
+	const formats = await fetchFormats(new RunContext(this));
 	return {
 		results: formats
 			.filter((format) => matches(filter, format.name, format.id))

@@ -1,5 +1,13 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { Connection } from './connection';
+
+/** Method and path of a request, as errors name it. */
+export interface RequestLine {
+	method: string;
+	path: string;
+}
 
 export interface FailedResponse {
 	statusCode: number;
@@ -81,4 +89,214 @@ function summarize(body: unknown): JsonObject | string {
 	if (typeof body === 'string') return body.slice(0, 500);
 	if (body && typeof body === 'object' && !Array.isArray(body)) return body as JsonObject;
 	return String(body ?? '');
+}
+
+export function statusError(
+	node: INode,
+	connection: Connection,
+	response: FailedResponse,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const said = serverMessages(response.body).map((line) => redact(line, connection.secret));
+	const saidText = said.length ? said.join('; ') : '';
+	const error = (message: string, description: string) =>
+		apiError(node, response, message, description, itemIndex, connection.secret);
+
+	switch (response.statusCode) {
+		case 400:
+			return error(
+				`The service rejected the request: ${saidText || 'validation failed'}`,
+				said.length > 1
+					? `Fix these fields and run again:\n- ${said.join('\n- ')}`
+					: 'Fix the parameter named above and run again.',
+			);
+		case 401:
+			return error(
+				'The service rejected the credential (401): the API key or token is missing, wrong, or was revoked',
+				'Open the credential and check the API key. For OAuth2, tokens never expire: a 401 means the app was revoked, so reconnect the credential.',
+			);
+		case 402:
+			return error(
+				'Not enough credits for this request. Nothing was reserved or charged',
+				'Add credits in the application, or choose a cheaper format. "Studio → Get Credits" shows what is left.',
+			);
+		case 403:
+			return error(
+				`The service refused access to ${response.method} ${response.path} (403)${saidText ? `: ${saidText}` : ''}`,
+				'The credential works but may not use this feature. Check the account\'s plan or the OAuth app\'s permissions.',
+			);
+		case 404:
+			return error(
+				`Not found: ${response.method} ${response.path} (404)${saidText ? `: ${saidText}` : ''}`,
+				'Check the ID you passed. If every request gives 404, check the Instance URL in the credential.',
+			);
+		case 503:
+			return error(
+				`This feature is not configured on this instance (503)${saidText ? `: ${saidText}` : ''}`,
+				`The instance at ${connection.host} answered that ${response.path} is not set up. Ask its administrator to configure it, or use another instance.`,
+			);
+		default:
+			return error(
+				`The service answered ${response.statusCode} to ${response.method} ${response.path}${saidText ? `: ${saidText}` : ''}`,
+				response.statusCode >= 500
+					? 'The service failed on its side. Try again later; if it persists, contact the instance\'s administrator.'
+					: 'Check the parameters and run again.',
+			);
+	}
+}
+
+export function wrongInstanceError(
+	node: INode,
+	connection: Connection,
+	response: FailedResponse,
+	itemIndex: number | undefined,
+): NodeApiError {
+	if (response.statusCode >= 500) {
+		return apiError(
+			node,
+			response,
+			`The server answered ${response.statusCode} with a web page instead of the API's JSON`,
+			`The service at ${connection.host}, or a proxy in front of it, is failing. Try again later. If it persists, check that the Instance URL is the address of your instance.`,
+			itemIndex,
+			connection.secret,
+		);
+	}
+	return apiError(
+		node,
+		response,
+		'The Instance URL serves a web page, not the API',
+		`${connection.host} answered ${response.method} ${response.path} with HTML (status ${response.statusCode}). Set the Instance URL in the credential to the address of your instance, for example https://app.example.com, without extra paths.`,
+		itemIndex,
+		connection.secret,
+	);
+}
+
+export function notJsonError(
+	node: INode,
+	connection: Connection,
+	response: FailedResponse,
+	itemIndex: number | undefined,
+): NodeApiError {
+	return apiError(
+		node,
+		response,
+		'The service answered with something that is not JSON',
+		`${connection.host} answered ${response.method} ${response.path} with a body that is not JSON. Check that the Instance URL is the address of your instance; if it is, the service may be failing.`,
+		itemIndex,
+		connection.secret,
+	);
+}
+
+/** What one request spent on 429 answers before it gave up. */
+export interface RateLimitSpent {
+	waitedMs: number;
+	tries: number;
+	/** True when the cap on tries ended it, false when the next wait would pass Max Rate Limit Wait. */
+	triesCapped: boolean;
+	maxRateLimitWaitMs: number;
+}
+
+export function rateLimitError(
+	node: INode,
+	connection: Connection,
+	request: RequestLine,
+	body: unknown,
+	spent: RateLimitSpent,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
+	const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
+	const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
+	const retryAfter = data.retryAfter !== undefined ? `; retryAfter ${String(data.retryAfter)}` : '';
+	const waited = Math.round(spent.waitedMs / 1000);
+	return apiError(
+		node,
+		{ statusCode: 429, body, method: request.method, path: request.path },
+		`Rate limited${bucket}${limit}${retryAfter}`,
+		spent.triesCapped
+			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
+			: `Waited ${waited} s in total, and the next wait would pass the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s. Raise that option under Request Options, or send fewer items at once.`,
+		itemIndex,
+		connection.secret,
+	);
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ECONNRESET: 'the connection was reset',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be looked up',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+};
+
+function networkCodeOf(error: unknown): string {
+	const cause = error as { code?: unknown; cause?: { code?: unknown } };
+	return String(cause?.cause?.code ?? cause?.code ?? '');
+}
+
+/** Whether the request went out (or tried to) and the network failed, as opposed to n8n refusing to send it. */
+export function isNetworkError(error: unknown): boolean {
+	const code = networkCodeOf(error);
+	const names = [(error as Error)?.name, ((error as { cause?: Error })?.cause as Error | undefined)?.name];
+	return /^E[A-Z_]+$/.test(code) || code in NETWORK_REASONS || names.includes('AxiosError');
+}
+
+/** n8n refused to send the request, e.g. an OAuth2 credential that was never connected. */
+export function requestNotSentError(
+	node: INode,
+	connection: Connection,
+	error: unknown,
+	itemIndex: number | undefined,
+): NodeOperationError {
+	const message = redact(String((error as Error)?.message ?? error), connection.secret);
+	if (/not connected/i.test(message)) {
+		return new NodeOperationError(node, 'The OAuth2 credential is not connected', {
+			itemIndex,
+			description: 'Open the Social Content OAuth2 credential and click "Connect my account".',
+		});
+	}
+	return new NodeOperationError(node, `The request could not be sent: ${message}`, {
+		itemIndex,
+		description: 'Check the credential and the node\'s parameters.',
+	});
+}
+
+/** The request went out (or tried to) and no answer came back. */
+export function networkError(
+	node: INode,
+	connection: Connection,
+	request: RequestLine,
+	error: unknown,
+	attempts: { made: number; timeoutMs: number },
+	itemIndex: number | undefined,
+): NodeApiError {
+	const code = networkCodeOf(error);
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String((error as Error)?.message));
+	const tries =
+		request.method === 'GET'
+			? `It was tried ${attempts.made} time${attempts.made === 1 ? '' : 's'}.`
+			: 'It was not sent again, since it may have reached the service: check in the application before running it again.';
+	// Our own words only: n8n's text for these codes ("perhaps the server is offline") is wrong
+	// for a slow server, and the HTTP client's error carries the request's headers.
+	const known = NETWORK_REASONS[code];
+	const detail = known || timedOut ? '' : `: ${redact(String((error as Error)?.message ?? ''), connection.secret).slice(0, 200).replace(/[.\s]+$/, '')}`;
+	const message = timedOut
+		? `${connection.host} did not answer within ${Math.round(attempts.timeoutMs / 1000)} s`
+		: `Could not reach ${connection.host}: ${known ?? 'the request failed'}`;
+	const advice = timedOut
+		? 'The service may be busy. Raise "Timeout" under Request Options if it is often slow.'
+		: 'Check the Instance URL in the credential and that the instance is up.';
+	// The code stays out of the message, which NodeApiError would otherwise swap for a generic text.
+	return new NodeApiError(
+		node,
+		{ networkErrorCode: code },
+		{
+			message,
+			description: `${request.method} ${request.path} failed${code ? ` (${code})` : ''}${detail}. ${tries} ${advice}`,
+			itemIndex,
+		},
+	);
 }

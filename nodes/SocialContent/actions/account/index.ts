@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
 import * as checkConnection from './checkConnection.operation';
 import * as getBrandProfile from './getBrandProfile.operation';
 
-export const operations: Record<string, Operation> = { checkConnection, getBrandProfile };
+export const operations: Record<SocialContentOperations['account'], Operation> = { checkConnection, getBrandProfile };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { asRecord } from '../items';
 import { channelLocator } from '../shared/channels';
 import { locatorId } from '../shared/parameters';
@@ -10,11 +10,9 @@ export const description: INodeProperties[] = [
 ];
 
 /** DELETE /integrations/:id. The answer is not in the spec: the output confirms the id. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'channel', 'channel', itemIndex);
-	const response = await apiRequest.call(
-		this,
-		{ method: 'DELETE', path: `/integrations/${encodeURIComponent(id)}` },
+	const response = await apiRequest(run, { method: 'DELETE', path: `/integrations/${encodeURIComponent(id)}` },
 		itemIndex,
 	);
 	return [{ json: { ...asRecord(response, 'result'), id, disconnected: true } }];

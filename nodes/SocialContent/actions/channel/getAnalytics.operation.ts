@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { toItems } from '../items';
 import { channelLocator } from '../shared/channels';
 import { locatorId } from '../shared/parameters';
@@ -14,11 +14,9 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /analytics/:integration?date=: one item per metric when the service sends a list. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'channel', 'channel', itemIndex);
-	const response = await apiRequest.call(
-		this,
-		{ method: 'GET', path: `/analytics/${encodeURIComponent(id)}`, qs: analyticsQuery(this, itemIndex) },
+	const response = await apiRequest(run, { method: 'GET', path: `/analytics/${encodeURIComponent(id)}`, qs: analyticsQuery(this, itemIndex) },
 		itemIndex,
 	);
 	return toItems(response);

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { asRecord } from '../items';
 import { requiredText } from '../shared/parameters';
 
@@ -39,12 +39,10 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 ]);
 
 /** GET /social/:provider: a sign-in URL to open in a browser to connect a channel. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const chosen = this.getNodeParameter('provider', itemIndex) as string;
 	const provider = chosen === 'custom' ? requiredText(this, 'customProvider', 'Custom Provider', itemIndex) : chosen;
-	const response = await apiRequest.call(
-		this,
-		{ method: 'GET', path: `/social/${encodeURIComponent(provider)}` },
+	const response = await apiRequest(run, { method: 'GET', path: `/social/${encodeURIComponent(provider)}` },
 		itemIndex,
 	);
 	// Not in the spec beyond "a sign-in URL": a bare string becomes `{ url }`.

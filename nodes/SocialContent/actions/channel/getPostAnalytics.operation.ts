@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { toItems } from '../items';
 import { requiredText } from '../shared/parameters';
 import { analyticsDateField, analyticsQuery } from './analyticsDate';
@@ -23,11 +23,9 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /analytics/post/:postId?date=. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const postId = requiredText(this, 'postId', 'Post ID', itemIndex);
-	const response = await apiRequest.call(
-		this,
-		{ method: 'GET', path: `/analytics/post/${encodeURIComponent(postId)}`, qs: analyticsQuery(this, itemIndex) },
+	const response = await apiRequest(run, { method: 'GET', path: `/analytics/post/${encodeURIComponent(postId)}`, qs: analyticsQuery(this, itemIndex) },
 		itemIndex,
 	);
 	return toItems(response);

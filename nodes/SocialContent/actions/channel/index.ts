@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
 import * as disconnect from './disconnect.operation';
 import * as getAnalytics from './getAnalytics.operation';
@@ -8,7 +9,7 @@ import * as getPostAnalytics from './getPostAnalytics.operation';
 import * as isConnected from './isConnected.operation';
 import * as list from './list.operation';
 
-export const operations: Record<string, Operation> = {
+export const operations: Record<SocialContentOperations['channel'], Operation> = {
 	list,
 	getConnectUrl,
 	isConnected,

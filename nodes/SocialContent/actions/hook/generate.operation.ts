@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { unwrapList } from '../items';
 import { platformFields, platformValue } from '../shared/platform';
 
@@ -49,7 +49,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** POST /hooks/generate. Hooks come out one per item, or together in one item under `hooks`. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const body: IDataObject = {};
 	const topic = (this.getNodeParameter('topic', itemIndex, '') as string).trim();
 	if (topic) body.topic = topic;
@@ -68,7 +68,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	if (count > 0) body.count = count;
 
-	const response = await apiRequest.call(this, { method: 'POST', path: '/hooks/generate', body }, itemIndex);
+	const response = await apiRequest(run, { method: 'POST', path: '/hooks/generate', body }, itemIndex);
 	const hooks = (Array.isArray(response) ? response : (unwrapList(response, ['hooks']) ?? [response])).map(
 		(hook): IDataObject => (hook && typeof hook === 'object' ? (hook as IDataObject) : { hook: hook as string }),
 	);

@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
 import * as generate from './generate.operation';
 import * as score from './score.operation';
 
-export const operations: Record<string, Operation> = { score, generate };
+export const operations: Record<SocialContentOperations['hook'], Operation> = { score, generate };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { toItems } from '../items';
 import { requiredText } from '../shared/parameters';
 import { platformFields, platformValue } from '../shared/platform';
@@ -34,12 +34,12 @@ export const description: INodeProperties[] = [
 ];
 
 /** POST /hooks/score: score, pattern, strengths, fixes, rewrite, breakdown, benchmark. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const body: IDataObject = { text: requiredText(this, 'text', 'Text', itemIndex) };
 	const platform = platformValue(this, itemIndex);
 	if (platform) body.platform = platform;
 	const audienceId = (this.getNodeParameter('audienceId', itemIndex, '') as string).trim();
 	if (audienceId) body.audienceId = audienceId;
-	const response = await apiRequest.call(this, { method: 'POST', path: '/hooks/score', body }, itemIndex);
+	const response = await apiRequest(run, { method: 'POST', path: '/hooks/score', body }, itemIndex);
 	return toItems(response);
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { asRecord } from '../items';
 import { requiredText } from '../shared/parameters';
 
@@ -19,8 +19,11 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 	},
 ]);
 
+/** Creates on the service: the router names what was created if a later item fails. */
+export const creates = true;
+
 /** POST /upload-from-url. The answer is not in the spec; it is passed on as it comes. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const url = requiredText(this, 'url', 'URL', itemIndex);
 	let parsed: URL | undefined;
 	try {
@@ -34,9 +37,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'The service only imports public http(s) files. Give a full address such as https://example.com/picture.png.',
 		});
 	}
-	const response = await apiRequest.call(
-		this,
-		{ method: 'POST', path: '/upload-from-url', body: { url: parsed.toString() } },
+	const response = await apiRequest(run, { method: 'POST', path: '/upload-from-url', body: { url: parsed.toString() } },
 		itemIndex,
 	);
 	return [{ json: asRecord(response, 'result') }];

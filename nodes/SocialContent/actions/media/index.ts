@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
 import * as importFromUrl from './importFromUrl.operation';
 import * as list from './list.operation';
 import * as upload from './upload.operation';
 
-export const operations: Record<string, Operation> = { upload, importFromUrl, list };
+export const operations: Record<SocialContentOperations['media'], Operation> = { upload, importFromUrl, list };
 
 export const description: INodeProperties[] = [
 	{

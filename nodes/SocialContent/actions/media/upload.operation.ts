@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { StreamedFile, StreamingForm } from '../../transport/multipart';
 
 const show = { resource: ['media'], operation: ['upload'] };
@@ -18,8 +18,11 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 	},
 ]);
 
+/** Creates on the service: the router names what was created if a later item fails. */
+export const creates = true;
+
 /** POST /upload (multipart, field `file`): returns the media's `id` and `path` for posts. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const propertyName = (this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim();
 	const item = this.getInputData()[itemIndex];
 	if (!item.binary?.[propertyName]) {
@@ -33,7 +36,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const form = new StreamingForm();
 	form.append('file', await fileOf(this, itemIndex, propertyName));
-	const response = await apiRequest.call(this, { method: 'POST', path: '/upload', body: form }, itemIndex);
+	const response = await apiRequest(run, { method: 'POST', path: '/upload', body: form }, itemIndex);
 	return [{ json: { ...(response as IDataObject) } }];
 }
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { toItems } from '../items';
 import { channelsOfRun, type Channel } from '../shared/channels';
 import { toUtcIso } from '../shared/dates';
@@ -160,8 +160,11 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 	},
 ]);
 
+/** Creates on the service: the router names what was created if a later item fails. */
+export const creates = true;
+
 /** POST /posts: one request for all channels; one output item per channel, with its `postId`. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	// Every parameter is checked before the first request, so a bad item costs no call.
 	const type = this.getNodeParameter('type', itemIndex) as string;
 	const date = postDate(this, type, itemIndex);
@@ -169,7 +172,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const settings = channelSettings(this, itemIndex);
 	const whoCanReply = (this.getNodeParameter('settings', itemIndex, {}) as IDataObject).who_can_reply_post;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const channels = await chosenChannels(this, itemIndex);
+	const channels = await chosenChannels(this, run, itemIndex);
 
 	const body: IDataObject = {
 		type,
@@ -186,7 +189,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			},
 		})),
 	};
-	const response = await apiRequest.call(this, { method: 'POST', path: '/posts', body }, itemIndex);
+	const response = await apiRequest(run, { method: 'POST', path: '/posts', body }, itemIndex);
 	return toItems(response, ['posts']);
 }
 
@@ -196,7 +199,7 @@ function postDate(ctx: IExecuteFunctions, type: string, itemIndex: number): stri
 	return toUtcIso(ctx, value, 'Date', itemIndex);
 }
 
-async function chosenChannels(ctx: IExecuteFunctions, itemIndex: number): Promise<Channel[]> {
+async function chosenChannels(ctx: IExecuteFunctions, run: RunContext, itemIndex: number): Promise<Channel[]> {
 	const raw = ctx.getNodeParameter('channels', itemIndex, []) as unknown;
 	const ids = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
 		.map((id) => String(id).trim())
@@ -207,7 +210,7 @@ async function chosenChannels(ctx: IExecuteFunctions, itemIndex: number): Promis
 			description: 'Choose at least one channel in "Channel Names or IDs".',
 		});
 	}
-	const connected = await channelsOfRun(ctx, itemIndex);
+	const connected = await channelsOfRun(run, itemIndex);
 	return [...new Set(ids)].map((id) => {
 		const channel = connected.find((entry) => entry.id === id);
 		if (!channel) {

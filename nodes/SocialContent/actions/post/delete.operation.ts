@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { asRecord } from '../items';
 import { requiredText } from '../shared/parameters';
 
@@ -20,8 +20,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 ]);
 
 /** DELETE /posts/:id. The answer is not in the spec: the output confirms the id. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const id = requiredText(this, 'postId', 'Post ID', itemIndex);
-	const response = await apiRequest.call(this, { method: 'DELETE', path: `/posts/${encodeURIComponent(id)}` }, itemIndex);
+	const response = await apiRequest(run, { method: 'DELETE', path: `/posts/${encodeURIComponent(id)}` }, itemIndex);
 	return [{ json: { ...asRecord(response, 'result'), id, deleted: true } }];
 }

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { asRecord } from '../items';
 import { channelLocator } from '../shared/channels';
 import { normaliseDates } from '../shared/dates';
@@ -11,8 +11,8 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /find-slot/:id. Not in the spec: a bare date becomes `{ date }`, as ISO with `Z`. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'channel', 'channel', itemIndex);
-	const response = await apiRequest.call(this, { method: 'GET', path: `/find-slot/${encodeURIComponent(id)}` }, itemIndex);
+	const response = await apiRequest(run, { method: 'GET', path: `/find-slot/${encodeURIComponent(id)}` }, itemIndex);
 	return [{ json: { channelId: id, ...normaliseDates(asRecord(response, 'date'), ['date', 'slot', 'time']) } }];
 }

@@ -1,12 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
 import * as create from './create.operation';
 import * as deletePost from './delete.operation';
 import * as findFreeSlot from './findFreeSlot.operation';
 import * as list from './list.operation';
 
-export const operations: Record<string, Operation> = { create, list, delete: deletePost, findFreeSlot };
+export const operations: Record<SocialContentOperations['post'], Operation> = { create, list, delete: deletePost, findFreeSlot };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { toItems } from '../items';
 import { normaliseDates, toUtcIso } from '../shared/dates';
 
@@ -27,10 +27,10 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 ]);
 
 /** GET /posts?startDate=&endDate= (ISO, UTC): one item per post, settings parsed from JSON strings. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const startDate = toUtcIso(this, this.getNodeParameter('startDate', itemIndex, ''), 'Start Date', itemIndex);
 	const endDate = toUtcIso(this, this.getNodeParameter('endDate', itemIndex, ''), 'End Date', itemIndex);
-	const response = await apiRequest.call(this, { method: 'GET', path: '/posts', qs: { startDate, endDate } }, itemIndex);
+	const response = await apiRequest(run, { method: 'GET', path: '/posts', qs: { startDate, endDate } }, itemIndex);
 	return toItems(response, ['posts']).map(({ json }) => ({ json: normalisePost(json) }));
 }
 

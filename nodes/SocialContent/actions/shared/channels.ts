@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { unwrapList } from '../items';
 
 export interface Channel {
@@ -11,8 +11,8 @@ export interface Channel {
 }
 
 /** GET /integrations, as channels with id, name and identifier (the network, e.g. `x`). */
-export async function fetchChannels(ctx: IExecuteFunctions | ILoadOptionsFunctions, itemIndex?: number): Promise<Channel[]> {
-	const response = await apiRequest.call(ctx, { method: 'GET', path: '/integrations' }, itemIndex);
+export async function fetchChannels(run: RunContext, itemIndex?: number): Promise<Channel[]> {
+	const response = await apiRequest(run, { method: 'GET', path: '/integrations' }, itemIndex);
 	const list = Array.isArray(response) ? response : (unwrapList(response, ['integrations', 'channels']) ?? []);
 	return (list as IDataObject[])
 		.filter((entry) => entry && typeof entry === 'object' && entry.id !== undefined)
@@ -29,17 +29,9 @@ export function channelLabel(channel: Channel): string {
 	return channel.identifier ? `${channel.name} (${channel.identifier})` : channel.name;
 }
 
-// One GET /integrations per node run, however many items need the channel list.
-const channelsByRun = new WeakMap<object, Promise<Channel[]>>();
-
-export async function channelsOfRun(ctx: IExecuteFunctions, itemIndex: number): Promise<Channel[]> {
-	let channels = channelsByRun.get(ctx);
-	if (!channels) {
-		channels = fetchChannels(ctx, itemIndex);
-		channelsByRun.set(ctx, channels);
-		channels.catch(() => channelsByRun.delete(ctx));
-	}
-	return await channels;
+/** The connected channels, read once per run however many items need them. */
+export async function channelsOfRun(run: RunContext, itemIndex: number): Promise<Channel[]> {
+	return await run.once('channels', async () => await fetchChannels(run, itemIndex));
 }
 
 /** A single-channel picker: from the connected channels, or by ID. */

@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { unwrapList } from '../items';
 
 export interface StudioFormat {
@@ -17,11 +17,8 @@ export interface StudioFormat {
  * as `id`, `formatId` or `slug`; the price as `credits`, `price`, `cost` or `creditPrice`. A map
  * `{ wall_of_text: {...} }` is read as well as a list.
  */
-export async function fetchFormats(
-	ctx: IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions,
-	itemIndex?: number,
-): Promise<StudioFormat[]> {
-	const response = await apiRequest.call(ctx, { method: 'GET', path: '/studio/formats' }, itemIndex);
+export async function fetchFormats(run: RunContext, itemIndex?: number): Promise<StudioFormat[]> {
+	const response = await apiRequest(run, { method: 'GET', path: '/studio/formats' }, itemIndex);
 	return normaliseFormats(response);
 }
 

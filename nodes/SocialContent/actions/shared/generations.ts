@@ -5,9 +5,9 @@ import type {
 	INodeExecutionData,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest, downloadFile } from '../../transport';
+import { apiRequest, downloadFile, type RunContext } from '../../transport';
 
 export const GENERATION_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
@@ -48,12 +48,12 @@ export function outputsOf(generation: IDataObject): GenerationOutput[] {
 }
 
 export async function getGeneration(
-	ctx: IExecuteFunctions | IPollFunctions,
+	run: RunContext,
 	id: string,
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	const response = await apiRequest.call(
-		ctx,
+	const response = await apiRequest(
+		run,
 		{ method: 'GET', path: `/studio/generations/${encodeURIComponent(id)}` },
 		itemIndex,
 	);
@@ -73,6 +73,7 @@ export interface WaitOptions {
  */
 export async function waitForGeneration(
 	ctx: IExecuteFunctions,
+	run: RunContext,
 	id: string,
 	itemIndex: number,
 	options: WaitOptions,
@@ -81,7 +82,9 @@ export async function waitForGeneration(
 	const signal = ctx.getExecutionCancelSignal();
 	let interval = options.firstIntervalMs;
 	for (;;) {
-		const generation = await getGeneration(ctx, id, itemIndex);
+		const generation = await getGeneration(run, id, itemIndex).catch((error: unknown) => {
+			throw whileWaiting(error, id);
+		});
 		if (generation.status === 'done') return generation;
 		if (generation.status === 'failed') throw generationFailedError(ctx, generation, itemIndex);
 		const left = deadline - Date.now();
@@ -99,6 +102,17 @@ export async function waitForGeneration(
 		await sleep(Math.min(interval, left), signal);
 		interval = Math.min(Math.round(interval * 1.5), options.maxIntervalMs);
 	}
+}
+
+/**
+ * An error met while waiting for a generation that was started: the credits are spent, so it says
+ * so and where to look, instead of inviting a run that would start (and charge) it again.
+ */
+function whileWaiting(error: unknown, id: string): unknown {
+	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+	error.message = `Generation ${id} was started, but waiting for it failed: ${error.message}`;
+	error.description = `Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" with ID ${id} to see how it ended.${error.description ? ` ${error.description}` : ''}`;
+	return error;
 }
 
 export function generationFailedError(ctx: IExecuteFunctions, generation: IDataObject, itemIndex: number): NodeApiError {
@@ -119,6 +133,7 @@ export function outputPropertyName(index: number): string {
 /** The generation as an item, with each output downloaded into its own binary property. */
 export async function generationItem(
 	ctx: IExecuteFunctions | IPollFunctions,
+	run: RunContext,
 	generation: IDataObject,
 	download: boolean,
 	itemIndex?: number,
@@ -127,7 +142,7 @@ export async function generationItem(
 	const binary: IBinaryKeyData = {};
 	const outputs = generation.outputs as GenerationOutput[];
 	for (let index = 0; index < outputs.length; index++) {
-		const file = await downloadFile.call(ctx, outputs[index].location, itemIndex);
+		const file = await downloadFile(run, outputs[index].location, itemIndex);
 		const fileName = file.fileName ?? `${outputPropertyName(index)}`;
 		binary[outputPropertyName(index)] = await ctx.helpers.prepareBinaryData(file.data, fileName, file.mimeType);
 	}

@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { unwrapList } from '../items';
 
 /** Return All / Limit, for the list operation they are shown in. */
@@ -36,7 +36,7 @@ const MAX_PAGES = 1000;
  * which returns whether to read on.
  */
 export async function walkPages(
-	ctx: IExecuteFunctions | IPollFunctions,
+	run: RunContext,
 	path: string,
 	options: { qs?: IDataObject; listKeys?: string[]; itemIndex?: number; maxPages?: number },
 	visit: (list: unknown[]) => boolean,
@@ -44,7 +44,7 @@ export async function walkPages(
 	const maxPages = options.maxPages ?? MAX_PAGES;
 	for (let page = 1; page <= maxPages; page++) {
 		const qs = page === 1 ? options.qs : { ...options.qs, page };
-		const response = await apiRequest.call(ctx, { method: 'GET', path, qs }, options.itemIndex);
+		const response = await apiRequest(run, { method: 'GET', path, qs }, options.itemIndex);
 		const list = Array.isArray(response) ? response : (unwrapList(response, options.listKeys) ?? [response]);
 		const more = hasMorePages(response, page) && list.length > 0;
 		if (!visit(list) || !more) return;
@@ -54,6 +54,7 @@ export async function walkPages(
 /** A list operation's results, as far as its Return All / Limit ask. */
 export async function readList(
 	ctx: IExecuteFunctions,
+	run: RunContext,
 	path: string,
 	itemIndex: number,
 	options: { qs?: IDataObject; listKeys?: string[] } = {},
@@ -61,7 +62,7 @@ export async function readList(
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
 	const results: unknown[] = [];
-	await walkPages(ctx, path, { ...options, itemIndex }, (list) => {
+	await walkPages(run, path, { ...options, itemIndex }, (list) => {
 		results.push(...list);
 		return results.length < limit;
 	});

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { generationItem, getGeneration } from '../shared/generations';
 import { requiredText } from '../shared/parameters';
+import type { RunContext } from '../../transport';
 
 const show = { resource: ['studio'], operation: ['getGeneration'] };
 
@@ -25,9 +26,9 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 ]);
 
 /** GET /studio/generations/:id: status and outputs. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const id = requiredText(this, 'generationId', 'Generation ID', itemIndex);
-	const generation = await getGeneration(this, id, itemIndex);
+	const generation = await getGeneration(run, id, itemIndex);
 	const download = (this.getNodeParameter('downloadOutputs', itemIndex, false) as boolean) && generation.status === 'done';
-	return [await generationItem(this, generation, download, itemIndex)];
+	return [await generationItem(this, run, generation, download, itemIndex)];
 }

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
 import * as getCredits from './getCredits.operation';
 import * as getGeneration from './getGeneration.operation';
@@ -7,7 +8,7 @@ import * as listFormats from './listFormats.operation';
 import * as listGenerations from './listGenerations.operation';
 import * as startGeneration from './startGeneration.operation';
 
-export const operations: Record<string, Operation> = {
+export const operations: Record<SocialContentOperations['studio'], Operation> = {
 	listFormats,
 	startGeneration,
 	getGeneration,

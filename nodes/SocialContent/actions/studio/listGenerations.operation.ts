@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normaliseGeneration } from '../shared/generations';
 import { pagingFields, readList } from '../shared/paging';
+import type { RunContext } from '../../transport';
 
 const show = { resource: ['studio'], operation: ['listGenerations'] };
 
@@ -27,9 +28,9 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /studio/generations?status=: one item per generation. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const status = this.getNodeParameter('status', itemIndex, '') as string;
-	const list = await readList(this, '/studio/generations', itemIndex, {
+	const list = await readList(this, run, '/studio/generations', itemIndex, {
 		qs: status ? { status } : undefined,
 		listKeys: ['generations'],
 	});

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest, type RunContext } from '../../transport';
 import { fetchFormats, formatLocator } from '../shared/formats';
 import { generationItem, normaliseGeneration, waitForGeneration } from '../shared/generations';
 import { jsonObject, keyValuePairs, locatorId } from '../shared/parameters';
@@ -101,31 +101,32 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+/** Creates on the service: the router names what was created if a later item fails. */
+export const creates = true;
+
 /** POST /studio/generations: starts a paid generation, once; optionally waits and downloads. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const formatId = locatorId(this, 'format', 'format', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const input = generationInput(this, itemIndex);
 
 	const maxCredits = Number(options.maxCredits ?? 0);
-	if (maxCredits > 0) await refuseAbovePrice(this, formatId, maxCredits, itemIndex);
+	if (maxCredits > 0) await refuseAbovePrice(this, run, formatId, maxCredits, itemIndex);
 
-	const started = await apiRequest.call(
-		this,
-		{ method: 'POST', path: '/studio/generations', body: { formatId, input } },
+	const started = await apiRequest(run, { method: 'POST', path: '/studio/generations', body: { formatId, input } },
 		itemIndex,
 	);
 	const generation = normaliseGeneration(started);
 	if (!options.waitForCompletion) return [{ json: generation }];
 
-	const done = await waitForGeneration(this, String(generation.id), itemIndex, {
+	const done = await waitForGeneration(this, run, String(generation.id), itemIndex, {
 		timeoutMs: Number(options.timeout ?? 15) * 60_000,
 		firstIntervalMs: Number(options.pollInterval ?? 3) * 1000,
 		maxIntervalMs: 30_000,
 	});
 	// Keep what only the start answer tells (the credits charged).
 	const merged = { ...generation, ...done, credits: done.credits ?? generation.credits };
-	return [await generationItem(this, merged, Boolean(options.downloadOutputs), itemIndex)];
+	return [await generationItem(this, run, merged, Boolean(options.downloadOutputs), itemIndex)];
 }
 
 function generationInput(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -138,8 +139,8 @@ function generationInput(ctx: IExecuteFunctions, itemIndex: number): IDataObject
 	return input;
 }
 
-async function refuseAbovePrice(ctx: IExecuteFunctions, formatId: string, maxCredits: number, itemIndex: number) {
-	const format = (await fetchFormats(ctx, itemIndex)).find((entry) => entry.id === formatId);
+async function refuseAbovePrice(ctx: IExecuteFunctions, run: RunContext, formatId: string, maxCredits: number, itemIndex: number) {
+	const format = (await fetchFormats(run, itemIndex)).find((entry) => entry.id === formatId);
 	if (!format) {
 		throw new NodeOperationError(ctx.getNode(), `Unknown format "${formatId}"`, {
 			itemIndex,

@@ -1,0 +1,140 @@
+
+import { sleep } from 'n8n-workflow';
+
+import type { Connection, RawResponse } from './connection';
+import { isNetworkError, networkError, rateLimitError, requestNotSentError, type RequestLine } from './errors';
+import { retryAfter } from './rateLimit';
+import type { ApiContext, RunContext } from './runContext';
+
+export interface RequestLimits {
+	/** Most time, in milliseconds, one request may spend waiting on 429 answers. */
+	maxRateLimitWaitMs: number;
+	/** How long, in milliseconds, a request may go without hearing from the service. */
+	timeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: RequestLimits = { maxRateLimitWaitMs: 60_000, timeoutMs: 120_000 };
+
+/** Delays before the retries of a read whose answer was lost (network error or 500/502/504). */
+export const READ_RETRY_DELAYS_MS = [300, 1000];
+
+/** Shortest wait after a 429, whatever the service says. */
+export const MIN_RATE_LIMIT_WAIT_MS = 50;
+/** Most 429 answers one request takes before it fails, whatever the waits add up to. */
+export const MAX_RATE_LIMITED_TRIES = 100;
+
+/** Statuses after which a read is tried again: the server may answer differently next time. */
+const TRANSIENT_STATUSES = [500, 502, 504];
+
+/**
+ * Sends a request until it has an answer worth reading. Every request of the run goes out at the
+ * pace the run has learned from 429 answers (see pacing.ts). A 429 is waited out and sent again,
+ * for any method: the service did nothing. A read whose answer was lost, or that hit 500/502/504,
+ * is tried again a bounded number of times; a write never is, so nothing is created twice.
+ */
+export async function exchange(
+	run: RunContext,
+	connection: Connection,
+	request: RequestLine,
+	itemIndex: number | undefined,
+	sendOnce: () => Promise<RawResponse>,
+): Promise<RawResponse> {
+	const ctx = run.n8n;
+	const limits = limitsOf(ctx, itemIndex);
+	const isRead = request.method === 'GET';
+	const signal = cancelSignalOf(ctx);
+	let waitedForRateLimitMs = 0;
+	let rateLimitedTries = 0;
+	let readRetries = 0;
+
+	for (;;) {
+		const ticket = run.pacer.take(Date.now());
+		const holdMs = ticket.at - Date.now();
+		if (holdMs > 0) await sleep(holdMs, signal);
+		let response: RawResponse;
+		try {
+			response = await sendOnce();
+		} catch (error) {
+			if (!isNetworkError(error)) throw requestNotSentError(ctx.getNode(), connection, error, itemIndex);
+			if (isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length) {
+				await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);
+				continue;
+			}
+			throw networkError(ctx.getNode(), connection, request, error, { made: readRetries + 1, timeoutMs: limits.timeoutMs }, itemIndex);
+		}
+
+		if (response.statusCode === 429) {
+			const body = parseJson(await bodyText(response));
+			const asked = retryAfter(body, response.headers);
+			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
+			// against Max Rate Limit Wait, and a cap on tries: a 429 loop always ends.
+			const waitMs = Math.max(asked.ms, MIN_RATE_LIMIT_WAIT_MS);
+			rateLimitedTries++;
+			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
+			if (triesCapped || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
+				const spent = { waitedMs: waitedForRateLimitMs, tries: rateLimitedTries, triesCapped, maxRateLimitWaitMs: limits.maxRateLimitWaitMs };
+				throw rateLimitError(ctx.getNode(), connection, request, body, spent, itemIndex);
+			}
+			run.pacer.refused(Date.now(), waitMs, asked.wholeSeconds, ticket);
+			waitedForRateLimitMs += waitMs;
+			await sleep(waitMs, signal);
+			continue;
+		}
+		run.pacer.accepted();
+		if (isRead && TRANSIENT_STATUSES.includes(response.statusCode) && readRetries < READ_RETRY_DELAYS_MS.length) {
+			discardBody(response);
+			await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);
+			continue;
+		}
+		return response;
+	}
+}
+
+/** The node's Request Options where it has them (the action node), else the defaults. */
+export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): RequestLimits {
+	if (!('getInputData' in ctx)) return DEFAULT_LIMITS;
+	const seconds = (name: string, fallbackMs: number) =>
+		Number(ctx.getNodeParameter(`requestOptions.${name}`, itemIndex ?? 0, fallbackMs / 1000));
+	return {
+		maxRateLimitWaitMs: Math.max(0, seconds('maxRateLimitWait', DEFAULT_LIMITS.maxRateLimitWaitMs) || 0) * 1000,
+		timeoutMs: Math.max(1, seconds('timeout', DEFAULT_LIMITS.timeoutMs) || 120) * 1000,
+	};
+}
+
+function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+/** The body as text, whether the helper returned a string, bytes or a stream. */
+export async function bodyText(response: RawResponse): Promise<string> {
+	const body = response.body;
+	if (typeof body === 'string') return body;
+	if (body instanceof ArrayBuffer || Buffer.isBuffer(body)) return Buffer.from(body as ArrayBuffer).toString('utf8');
+	if (body && typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function') {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		// An error page is small; stop reading past 1 MiB rather than hold a large body.
+		for await (const chunk of body as AsyncIterable<Uint8Array>) {
+			chunks.push(Buffer.from(chunk));
+			size += chunk.length;
+			if (size > 1024 * 1024) break;
+		}
+		return Buffer.concat(chunks).toString('utf8');
+	}
+	return String(body ?? '');
+}
+
+/** Frees a streamed body that will not be read. */
+function discardBody(response: RawResponse): void {
+	const body = response.body as { destroy?: () => void } | undefined;
+	if (body && typeof body === 'object' && typeof body.destroy === 'function') body.destroy();
+}
+
+export function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+

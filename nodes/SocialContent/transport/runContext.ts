@@ -1,0 +1,35 @@
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+
+import { readConnection, type Connection } from './connection';
+import { RequestPacer } from './pacing';
+
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+/**
+ * What the requests of one run share, and where it lives: the connection (credential → base URL,
+ * secret), the pace learned from 429 answers, and values read once per run (the channel list).
+ * The router makes one per node execution, the trigger one per poll, each dropdown one per load;
+ * it ends with them.
+ */
+export class RunContext<Functions extends ApiContext = ApiContext> {
+	readonly pacer = new RequestPacer();
+	private readonly onceValues = new Map<string, Promise<unknown>>();
+
+	constructor(readonly n8n: Functions) {}
+
+	/** The credential's connection, read on first use; a failed read is tried again next time. */
+	async connectionFor(itemIndex: number | undefined): Promise<Connection> {
+		return await this.once('connection', async () => await readConnection(this.n8n, itemIndex));
+	}
+
+	/** A value read once per run however many items need it; a failed read is tried again. */
+	async once<T>(key: string, load: () => Promise<T>): Promise<T> {
+		let value = this.onceValues.get(key) as Promise<T> | undefined;
+		if (!value) {
+			value = load();
+			this.onceValues.set(key, value);
+			value.catch(() => this.onceValues.delete(key));
+		}
+		return await value;
+	}
+}
