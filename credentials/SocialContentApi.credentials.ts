@@ -51,13 +51,14 @@ export class SocialContentApi implements ICredentialType {
 		},
 		rules: [
 			{
-				// n8n fails the test when get(body, key) === value: a web page (a string) has no `ok`.
+				// n8n fails the test when get(body, key) === value: a web page or a broken answer (a
+				// string) has no `ok`.
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'ok',
 					value: undefined,
 					message:
-						'The Instance URL serves a web page, not the API. Use the address of your instance, e.g. https://app.example.com',
+						"The Instance URL did not answer with the API's JSON (a web page or a broken answer). Use the address of your instance, e.g. https://app.example.com",
 				},
 			},
 		],

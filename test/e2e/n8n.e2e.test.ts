@@ -276,7 +276,7 @@ describe('in a real n8n, against the sandbox', () => {
 		expect(await test(`${sandboxUrl}/api/`)).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(await test(`${sandboxUrl}/login`)).toEqual({
 			status: 'Error',
-			message: 'The Instance URL serves a web page, not the API. Use the address of your instance, e.g. https://app.example.com',
+			message: "The Instance URL did not answer with the API's JSON (a web page or a broken answer). Use the address of your instance, e.g. https://app.example.com",
 		});
 		expect((await test(sandboxUrl, 'sk_wrong_key_000')).status).toBe('Error');
 	}, 120_000);

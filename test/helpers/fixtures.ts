@@ -67,7 +67,7 @@ export async function runAction(parameters: INodeParameters, options: ActionOpti
 
 /** Sends one request through the transport via the probe node. */
 export async function probe(
-	request: { method?: string; path: string; body?: IDataObject },
+	request: { method?: string; path: string; body?: IDataObject; download?: boolean },
 	options: ActionOptions & { requestOptions?: IDataObject } = {},
 ): Promise<RunResult> {
 	return await runAction(
@@ -78,6 +78,7 @@ export async function probe(
 			method: request.method ?? 'GET',
 			path: request.path,
 			body: request.body ? JSON.stringify(request.body) : '',
+			download: request.download ?? false,
 			requestOptions: (options.requestOptions ?? {}) as INodeParameters,
 		},
 		{ ...options, nodeType: PROBE_NODE_TYPE },

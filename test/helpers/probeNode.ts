@@ -9,7 +9,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { runForEachItem } from '../../nodes/SocialContent/actions/router';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
 import { toItems } from '../../nodes/SocialContent/actions/items';
-import { apiRequest, type RunContext } from '../../nodes/SocialContent/transport';
+import { apiRequest, downloadFile, type RunContext } from '../../nodes/SocialContent/transport';
+
+/** Called when a download's first bytes reach the node (set by a test). */
+export const downloadEvents: { onFirstBytes?: () => void } = {};
 
 export const PROBE_NODE_TYPE = 'test.transportProbe';
 
@@ -27,6 +30,7 @@ export class TransportProbe implements INodeType {
 			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
 			{ displayName: 'Path', name: 'path', type: 'string', default: '/agents/ping' },
 			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
+			{ displayName: 'Download', name: 'download', type: 'boolean', default: false },
 		],
 	};
 
@@ -37,6 +41,16 @@ export class TransportProbe implements INodeType {
 				const path = this.getNodeParameter('path', itemIndex) as string;
 				const rawBody = this.getNodeParameter('body', itemIndex, '') as string | IDataObject;
 				const body = typeof rawBody === 'string' && rawBody ? (JSON.parse(rawBody) as IDataObject) : undefined;
+				if (this.getNodeParameter('download', itemIndex, false)) {
+					// Reads the file as the node's own operations hand it on: chunk by chunk.
+					const file = await downloadFile(run, path, itemIndex);
+					let bytes = 0;
+					for await (const chunk of file.data as AsyncIterable<Buffer>) {
+						if (bytes === 0) downloadEvents.onFirstBytes?.();
+						bytes += chunk.length;
+					}
+					return [{ json: { bytes, mimeType: file.mimeType, fileName: file.fileName } }];
+				}
 				const response = await apiRequest(run, { method, path, body }, itemIndex);
 				return toItems(response);
 			},

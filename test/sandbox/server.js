@@ -25,8 +25,14 @@ const DEFAULTS = {
 	/** How long a generation stays queued, then running (ms). */
 	queuedMs: 300,
 	runningMs: 1200,
-	/** requests per second and burst, per bucket */
+	/**
+	 * Rate limits per bucket, where the spec is silent on the limiter and units: `limit` requests per
+	 * second with a burst of `limit` (a token bucket), or, with `windowMs`, `limit` requests per fixed
+	 * window of that many ms. `retryAfter` in the 429 body: 'fraction' (exact seconds, 0.05) or
+	 * 'whole' (seconds rounded up, as an HTTP Retry-After header gives them).
+	 */
 	buckets: { default: { limit: 100 }, hooks: { limit: 20 }, studio: { limit: 20 } },
+	retryAfter: 'fraction',
 	/** features answering 503 */
 	disabled: [],
 	mediaPageSize: 20,
@@ -120,6 +126,15 @@ function createSandbox(options = {}) {
 
 	function rateLimited(bucketName) {
 		const bucket = config.buckets[bucketName] ?? config.buckets.default;
+		const waitSeconds = bucket.windowMs ? windowWait(bucketName, bucket) : bucketWait(bucketName, bucket);
+		if (waitSeconds === undefined) return undefined;
+		state.counts.rateLimited++;
+		const retryAfter = config.retryAfter === 'whole' ? Math.max(1, Math.ceil(waitSeconds)) : Number(Math.max(0.01, waitSeconds).toFixed(3));
+		return { code: 'RATE_LIMITED', bucket: bucketName, limit: bucket.limit, retryAfter };
+	}
+
+	/** Token bucket: `limit` a second, burst `limit`. Seconds until a token, or undefined when one is taken. */
+	function bucketWait(bucketName, bucket) {
 		const now = Date.now();
 		let b = state.buckets.get(bucketName);
 		if (!b) {
@@ -132,9 +147,23 @@ function createSandbox(options = {}) {
 			b.tokens -= 1;
 			return undefined;
 		}
-		state.counts.rateLimited++;
-		const retryAfter = Math.max(0.01, (1 - b.tokens) / bucket.limit);
-		return { code: 'RATE_LIMITED', bucket: bucketName, limit: bucket.limit, retryAfter: Number(retryAfter.toFixed(3)) };
+		return (1 - b.tokens) / bucket.limit;
+	}
+
+	/** Fixed window: `limit` per `windowMs`, counted from the epoch. Seconds until the next window. */
+	function windowWait(bucketName, bucket) {
+		const now = Date.now();
+		const start = Math.floor(now / bucket.windowMs) * bucket.windowMs;
+		let w = state.buckets.get(bucketName);
+		if (!w || w.start !== start) {
+			w = { start, count: 0 };
+			state.buckets.set(bucketName, w);
+		}
+		if (w.count < bucket.limit) {
+			w.count++;
+			return undefined;
+		}
+		return (start + bucket.windowMs - now) / 1000;
 	}
 
 	function authorised(req) {

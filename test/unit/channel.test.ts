@@ -42,6 +42,8 @@ describe('Channel → Is Connected', () => {
 	test.each([
 		['an object', { connected: true }, { connected: true }],
 		['a bare boolean', false, { connected: false }],
+		['isConnected as a string', { isConnected: 'false' }, { isConnected: 'false', connected: false }],
+		['a shape the spec does not show', { status: 'ok', channels: 3 }, { status: 'ok', channels: 3 }],
 	])('GET /is-connected answering %s', async (_shape, body, expected) => {
 		const scope = api().get(`${API_PATH}/is-connected`).reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
 		const result = await runAction({ resource: 'channel', operation: 'isConnected' });

@@ -136,16 +136,13 @@ describe('credential test', () => {
 		scope.done();
 	});
 
-	test('fails with a clear message when the URL serves a web page', async () => {
-		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(200, '<!doctype html><html>Login</html>', {
-			'Content-Type': 'text/html',
-		});
+	test.each([
+		['a web page', '<!doctype html><html>Login</html>', 'text/html'],
+		['broken JSON', '{"ok": tru', 'application/json'],
+	])('fails with a clear message when the URL answers %s', async (_what, body, contentType) => {
+		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(200, body, { 'Content-Type': contentType });
 		const outcome = await runCredentialTest({ instanceUrl: APP_URL, apiKey: API_KEY });
-		expect(outcome).toEqual({
-			status: 'Error',
-			message:
-				'The Instance URL serves a web page, not the API. Use the address of your instance, e.g. https://app.example.com',
-		});
+		expect(outcome).toEqual({ status: 'Error', message: "The Instance URL did not answer with the API's JSON (a web page or a broken answer). Use the address of your instance, e.g. https://app.example.com" });
 	});
 });
 

@@ -113,5 +113,36 @@ describe('per-item loop, pairing and errors', () => {
 		expect(sentAt.filter((at) => at > limitedAt + 20 && at < limitedAt + 290)).toEqual([]);
 		expect(sentAt.filter((at) => at >= limitedAt + 290)).toHaveLength(5);
 	});
+
+	test('a create that fails mid-batch names what the run already created, and sends nothing again', async () => {
+		let n = 0;
+		const scope = api()
+			.post(`${API_PATH}/studio/generations`)
+			.times(5)
+			.delay(20)
+			.reply(() => {
+				n++;
+				return n === 3 ? [400, { msg: 'input.hook: too long' }] : [200, { id: `gen_${n}`, status: 'queued', credits: 1 }];
+			});
+		const result = await runAction(
+			{ resource: 'studio', operation: 'startGeneration', format: { __rl: true, mode: 'id', value: 'wall_of_text' }, hook: 'x', requestOptions: { concurrency: 2 } },
+			{ items: Array.from({ length: 5 }, () => ({})) },
+		);
+		const error = result.error as { message: string; description?: string; context?: { createdIds?: string[] } };
+		expect(error.message).toBe('The service rejected the request: input.hook: too long');
+		// Items 0 and 1 were done, item 3 was in flight beside the failed item 2; item 4 was never sent.
+		expect(error.context?.createdIds).toEqual(['item 0: gen_1', 'item 1: gen_2', 'item 3: gen_4']);
+		expect(error.description).toContain('Already created by this run before it stopped (3; running the node again creates them again): item 0: gen_1, item 1: gen_2, item 3: gen_4.');
+		expect(error.description).toContain('do not use "Retry On Fail" here');
+		expect(n).toBe(4);
+		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+
+	test('a read that fails mid-batch does not list anything as created', async () => {
+		api().get(PING).reply(200, { id: 'x', ok: true }).get(PING).reply(401, {});
+		const result = await runAction({ resource: 'account', operation: 'checkConnection' }, { items: [{}, {}] });
+		expect((result.error as { description?: string }).description).not.toContain('Already created');
+	});
 });
 

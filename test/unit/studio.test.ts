@@ -164,6 +164,50 @@ describe('Studio → Start Generation', () => {
 		expect(starts).toBe(1);
 	});
 
+	test('Download Outputs alone waits for the generation and attaches its files', async () => {
+		api()
+			.post(GEN)
+			.reply(200, { id: 'gen_1', status: 'queued', credits: 1 })
+			.get(`${GEN}/gen_1`)
+			.reply(200, { id: 'gen_1', status: 'done', outputs: [{ id: 'med_1', path: '/uploads/gen_1-1.png' }] })
+			.get('/uploads/gen_1-1.png')
+			.reply(200, Buffer.from('png'), { 'Content-Type': 'image/png' });
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'startGeneration',
+			format: format('wall_of_text'),
+			hook: 'x',
+			options: { downloadOutputs: true, pollInterval: 0.1 },
+		});
+		expect(result.error).toBeUndefined();
+		const [item] = result.output(NODE);
+		expect(item.json).toMatchObject({ id: 'gen_1', status: 'done' });
+		expect(Buffer.from(item.binary!.output_0.data, 'base64').toString()).toBe('png');
+	});
+
+	test('a failed check while waiting says the generation was started, its id, and where to look', async () => {
+		let starts = 0;
+		api()
+			.post(GEN)
+			.times(2)
+			.reply(() => {
+				starts++;
+				return [200, { id: 'gen_7', status: 'queued', credits: 2 }];
+			})
+			.get(`${GEN}/gen_7`)
+			.reply(403, { msg: 'forbidden' });
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'startGeneration',
+			format: format('wall_of_text'),
+			hook: 'x',
+			options: { waitForCompletion: true, pollInterval: 0.1 },
+		});
+		expect(result.error?.message).toBe('Generation gen_7 was started, but waiting for it failed: The service refused access to GET /studio/generations/gen_7 (403): forbidden');
+		expect((result.error as { description?: string }).description).toMatch(/^Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" with ID gen_7/);
+		expect(starts).toBe(1);
+	});
+
 	test('402 on start: nothing reserved, sent once', async () => {
 		let starts = 0;
 		api()

@@ -2,7 +2,8 @@ import type { NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
 
 import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/SocialContent/transport';
-import { retryAfterMs } from '../../nodes/SocialContent/transport/rateLimit';
+import { retryAfter } from '../../nodes/SocialContent/transport/rateLimit';
+import { downloadEvents } from '../helpers/probeNode';
 import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';
 import { API_KEY, API_PATH, api, apiKeyCredentials, errorText, NODE, OAUTH_TOKEN, probe } from '../helpers/fixtures';
@@ -334,7 +335,7 @@ test('the harness catches a secret in run data (so every run above was checked)'
 	expect(() => assertNoSecrets({ json: { ok: true } }, apiKeyCredentials)).not.toThrow();
 });
 
-describe('retryAfterMs', () => {
+describe('retryAfter', () => {
 	test.each([
 		[{ retryAfter: 2 }, {}, 2000],
 		[{ retryAfter: 0.5 }, {}, 500],
@@ -347,7 +348,57 @@ describe('retryAfterMs', () => {
 		['not json', {}, 1000],
 		[{ retryAfter: -5 }, {}, 1000],
 	])('body %j, headers %j → %d ms', (body, headers, expected) => {
-		expect(retryAfterMs(body, headers, Date.UTC(2030, 0, 1, 0, 0, 0))).toBe(expected);
+		expect(retryAfter(body, headers, Date.UTC(2030, 0, 1, 0, 0, 0)).ms).toBe(expected);
+	});
+
+	test.each([
+		[{ retryAfter: 1 }, {}, true],
+		[{ retryAfter: 2 }, {}, true],
+		[{ retryAfter: 0.05 }, {}, false],
+		[{ retryAfter: 1500 }, {}, false],
+		[{}, { 'retry-after': '1' }, true],
+		[{}, { 'retry-after': '0.5' }, false],
+	])('body %j, headers %j: given in whole seconds (may be up to 1 s too long): %s', (body, headers, whole) => {
+		expect(retryAfter(body, headers).wholeSeconds).toBe(whole);
 	});
 });
 
+describe('transport: downloads stream', () => {
+	test('a file reaches the node while the server is still sending it (never buffered whole)', async () => {
+		let releaseRest: () => void = () => undefined;
+		const firstBytesSeen = new Promise<void>((resolve) => (releaseRest = resolve));
+		let seenBeforeEnd = false;
+		downloadEvents.onFirstBytes = () => {
+			seenBeforeEnd = true;
+			releaseRest();
+		};
+		const chunk = Buffer.alloc(1024 * 1024, 7);
+		const server = await localServer((req, res) => {
+			res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Disposition': 'attachment; filename="clip.mp4"' });
+			res.write(chunk);
+			// The rest only once the node has the first bytes; a buffered read would wait here until
+			// the 5 s fallback, and seenBeforeEnd would stay false.
+			const fallback = new Promise((resolve) => setTimeout(resolve, 5000));
+			void Promise.race([firstBytesSeen, fallback]).then(() => {
+				for (let i = 0; i < 15; i++) res.write(chunk);
+				res.end();
+			});
+		});
+		nock.enableNetConnect('127.0.0.1');
+		try {
+			const result = await probe({ path: '/uploads/clip.mp4', download: true }, { credentials: credentialsFor(server.url) });
+			expect(result.error).toBeUndefined();
+			expect(seenBeforeEnd).toBe(true);
+			expect(result.output(NODE)[0].json).toEqual({ bytes: 16 * 1024 * 1024, mimeType: 'video/mp4', fileName: 'clip.mp4' });
+		} finally {
+			downloadEvents.onFirstBytes = undefined;
+			await server.close();
+		}
+	});
+
+	test('an error answer to a download is read as the API error it is', async () => {
+		api().get('/uploads/missing.mp4').reply(404, { msg: 'file not found' });
+		const result = await probe({ path: '/uploads/missing.mp4', download: true });
+		expect(result.error?.message).toBe('Not found: GET /uploads/missing.mp4 (404): file not found');
+	});
+});

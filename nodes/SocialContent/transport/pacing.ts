@@ -33,12 +33,16 @@ export class RequestPacer {
 	private ceiling = Infinity;
 	private rateSince = 0;
 	private acceptedCount = 0;
-	/** Where the current measurement started: time and accepted count then. */
-	private mark: { at: number; accepted: number } | undefined;
+	/**
+	 * Where the current measurement started: accepted count then, and the time the next request
+	 * went out (so a stall after a 429, with nothing in flight, is not counted as the limiter's).
+	 */
+	private mark: { at: number | undefined; accepted: number } | undefined;
 
 	/** When the next request may go out (ms since epoch), and the pace it goes out under. */
 	take(now: number): PacerTicket {
 		const at = Math.max(now, this.nextSlotAt, this.pausedUntil);
+		if (this.mark && this.mark.at === undefined) this.mark.at = at;
 		if (Number.isFinite(this.rate)) {
 			this.probe(at);
 			this.nextSlotAt = at + 1000 / this.rate;
@@ -58,9 +62,11 @@ export class RequestPacer {
 		if (ticket.epoch !== this.epoch) return;
 		const paced = Number.isFinite(this.rate);
 		const end = paced ? now : now + (coarse ? Math.max(waitMs - 500, 50) : waitMs);
-		// Nothing accepted since the mark measures nothing (the service refuses everything for now).
+		// Nothing accepted since the mark measures nothing (the service refuses everything for now),
+		// and a paced span under a second is too short to mean anything.
 		const accepted = this.mark ? this.acceptedCount - this.mark.accepted : 0;
-		const measured = accepted > 0 ? (accepted * 1000) / Math.max(1, end - this.mark!.at) : undefined;
+		const span = end - (this.mark?.at ?? end);
+		const measured = accepted > 0 && (!paced || span >= CONFIRM_MS) ? (accepted * 1000) / Math.max(1, span) : undefined;
 
 		if (!paced) {
 			this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
@@ -70,7 +76,7 @@ export class RequestPacer {
 			else this.setRate(Math.max(measured, MIN_RATE) * MARGIN, this.pausedUntil);
 			return;
 		}
-		this.mark = { at: now, accepted: this.acceptedCount };
+		if (measured !== undefined || !this.mark) this.mark = { at: undefined, accepted: this.acceptedCount };
 		this.ceiling = Math.min(this.ceiling, this.rate);
 		if (this.floor >= this.rate * 0.99) this.floor = Math.min(this.rate * 0.9, (measured ?? Infinity) * MARGIN);
 		this.setRate(this.floor > 0 ? this.floor : Math.min(this.rate * 0.7, measured ?? Infinity), now);

@@ -34,11 +34,6 @@ export function retryAfter(body: unknown, headers: IDataObject = {}, now = Date.
 	return { ms: 1000, wholeSeconds: true };
 }
 
-/** The wait alone, in milliseconds. */
-export function retryAfterMs(body: unknown, headers: IDataObject = {}, now = Date.now()): number {
-	return retryAfter(body, headers, now).ms;
-}
-
 function clamp(ms: number): number {
 	return Math.min(Math.max(Math.ceil(ms), 0), MAX_SINGLE_WAIT_MS);
 }

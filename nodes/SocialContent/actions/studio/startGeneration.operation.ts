@@ -63,7 +63,7 @@ export const description: INodeProperties[] = [
 					name: 'downloadOutputs',
 					type: 'boolean',
 					default: false,
-					description: 'Whether to attach the outputs as binary data (output_0, output_1, …). Needs Wait for Completion.',
+					description: 'Whether to wait until the generation is done and attach its outputs as binary data (output_0, output_1, …). Turns on Wait for Completion.',
 				},
 				{
 					displayName: 'Max Credits',
@@ -117,7 +117,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		itemIndex,
 	);
 	const generation = normaliseGeneration(started);
-	if (!options.waitForCompletion) return [{ json: generation }];
+	// Files exist only once the generation is done: asking for them means waiting for it.
+	if (!options.waitForCompletion && !options.downloadOutputs) return [{ json: generation }];
 
 	const done = await waitForGeneration(this, run, String(generation.id), itemIndex, {
 		timeoutMs: Number(options.timeout ?? 15) * 60_000,

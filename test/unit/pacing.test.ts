@@ -1,0 +1,135 @@
+/**
+ * The pacer against simulated limiters, in virtual time (no clocks, no waits): each shape the
+ * spec leaves open, 1 and 10 requests at once. Real-time runs against the sandbox are in
+ * test/integration/rateLimits.test.ts and `npm run bench` (batch rows).
+ */
+import { RequestPacer, type PacerTicket } from '../../nodes/SocialContent/transport/pacing';
+import { MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/SocialContent/transport';
+
+type Limiter = (now: number) => number | undefined; // seconds to wait, or undefined when accepted
+
+function tokenBucket(perSecond: number, burst: number): Limiter {
+	let tokens = burst;
+	let at = 0;
+	return (now) => {
+		tokens = Math.min(burst, tokens + ((now - at) / 1000) * perSecond);
+		at = now;
+		if (tokens >= 1) {
+			tokens -= 1;
+			return undefined;
+		}
+		return (1 - tokens) / perSecond;
+	};
+}
+
+function fixedWindow(limit: number, windowMs: number): Limiter {
+	let start = -1;
+	let count = 0;
+	return (now) => {
+		const current = Math.floor(now / windowMs) * windowMs;
+		if (current !== start) [start, count] = [current, 0];
+		if (count < limit) {
+			count++;
+			return undefined;
+		}
+		return (current + windowMs - now) / 1000;
+	};
+}
+
+function slidingLog(limit: number, windowMs: number): Limiter {
+	const log: number[] = [];
+	return (now) => {
+		while (log.length && log[0] <= now - windowMs) log.shift();
+		if (log.length < limit) {
+			log.push(now);
+			return undefined;
+		}
+		return (log[0] + windowMs - now) / 1000;
+	};
+}
+
+/** Runs `items` requests through the pacer as the transport does; a tiny event loop in virtual time. */
+function simulate(limiter: Limiter, wholeSeconds: boolean, concurrency: number, items: number) {
+	const pacer = new RequestPacer();
+	const events: Array<[number, () => void]> = [];
+	const at = (time: number, run: () => void) => events.push([time, run]);
+	let now = 0;
+	let seed = 7;
+	const jitter = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 3; // timers fire late
+	let next = 0;
+	let sent = 0;
+	let refused = 0;
+	const attempt = (done: () => void) => {
+		const ticket: PacerTicket = pacer.take(now);
+		at(Math.max(ticket.at, now) + jitter(), () => {
+			sent++;
+			const wait = limiter(now + 1.5);
+			at(now + 3, () => {
+				if (wait === undefined) {
+					pacer.accepted();
+					return done();
+				}
+				refused++;
+				const asked = wholeSeconds ? Math.max(1, Math.ceil(wait)) : Number(wait.toFixed(3));
+				const waitMs = Math.max(asked * 1000, MIN_RATE_LIMIT_WAIT_MS);
+				pacer.refused(now, waitMs, wholeSeconds, ticket);
+				at(now + waitMs, () => attempt(done));
+			});
+		});
+	};
+	const worker = () => {
+		if (next < items) {
+			next++;
+			attempt(worker);
+		}
+	};
+	for (let i = 0; i < concurrency; i++) worker();
+	while (events.length) {
+		let first = 0;
+		for (let i = 1; i < events.length; i++) if (events[i][0] < events[first][0]) first = i;
+		const [time, run] = events.splice(first, 1)[0];
+		now = time;
+		run();
+	}
+	return { seconds: now / 1000, sent, refused };
+}
+
+const limiters: Array<[string, () => Limiter, number]> = [
+	['token bucket 20/s', () => tokenBucket(20, 20), 20],
+	['fixed window 10 per 500 ms', () => fixedWindow(10, 500), 20],
+	['sliding window 10 per 500 ms', () => slidingLog(10, 500), 20],
+];
+
+describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
+	const cases = limiters.flatMap(([name, make, allowed]) =>
+		[false, true].flatMap((whole) => [1, 10].map((concurrency) => [`${name}, retryAfter in ${whole ? 'whole seconds' : 'fractions'}, ${concurrency} at once`, make, allowed, whole, concurrency] as const)),
+	);
+	test.each(cases)('%s', (name, make, allowed, whole, concurrency) => {
+		const result = simulate(make(), whole, concurrency, 1000);
+		const rate = 1000 / result.seconds;
+		console.log(`${name}: ${rate.toFixed(1)} req/s (${(rate / allowed).toFixed(3)}× allowed), 429 ${result.refused} of ${result.sent} (${((100 * result.refused) / result.sent).toFixed(1)} %)`);
+		// One case falls short of 0.90: a window answering whole seconds, one request at a time. Its
+		// 429 says "1 s" for a window that reopens within 0.5 s, and the refused request may not be
+		// overtaken, so each 429 while the pace is learned costs a second of nothing sent.
+		const floor = whole && concurrency === 1 && !name.startsWith('token') ? 0.85 : 0.9;
+		expect(rate / allowed).toBeGreaterThanOrEqual(floor);
+		expect(result.refused / result.sent).toBeLessThanOrEqual(0.05);
+	});
+
+	test('a service that refuses everything for a while does not slow the run to a crawl afterwards', () => {
+		let open = false;
+		const bucket = tokenBucket(20, 20);
+		const result = simulate((now) => (open || (open = now > 5000) ? bucket(now) : 1), false, 1, 300);
+		expect(300 / (result.seconds - 5)).toBeGreaterThanOrEqual(18);
+	});
+
+	test('a 429 for a request sent before the last change of pace leaves the pace alone', () => {
+		const pacer = new RequestPacer();
+		const early = pacer.take(0);
+		const late = pacer.take(0);
+		pacer.refused(10, 1000, false, early); // first 429: everyone waits, the pace is being measured
+		pacer.refused(12, 1000, false, late); // sent before that: nothing new
+		expect(pacer.take(20).at).toBe(1010);
+		expect(pacer.requestsPerSecond).toBe(Infinity);
+	});
+});
