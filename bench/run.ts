@@ -218,16 +218,17 @@ async function trigger() {
 	}
 }
 
-/** Upload of a 1 GiB file in a real n8n (binary data in filesystem mode): peak RSS growth. */
-async function upload() {
-	const sizeMiB = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
+/**
+ * A real n8n (binary data in filesystem mode) with the package installed and a credential for the
+ * sink (bench/sink.js), for the memory rows: each workflow runs through `n8n execute` under
+ * /usr/bin/time, which reports the process's peak RSS.
+ */
+async function withRealN8n<T>(fileMiB: number, run: (n8n: RealN8n) => Promise<T>): Promise<T> {
 	const { nodeBin, n8nBin } = runtime.installN8n();
 	const work = mkdtempSync(join(tmpdir(), 'sc-bench-'));
 	const files = join(work, 'files');
 	mkdirSync(files);
-	const filePath = join(files, 'big.bin');
-	await promisify(execFile)('bash', ['-c', `head -c ${sizeMiB}M /dev/zero > ${filePath}`]);
-	const sink = fork(join(__dirname, 'sink.js'));
+	const sink = fork(join(__dirname, 'sink.js'), { env: { ...process.env, SINK_FILE_MIB: String(fileMiB) } });
 	const port = await new Promise<number>((resolve) => sink.once('message', (message: { port: number }) => resolve(message.port)));
 	const userFolder = join(work, 'n8n');
 	mkdirSync(userFolder);
@@ -236,38 +237,95 @@ async function upload() {
 	const cli = async (args: string[]) => (await promisify(execFile)('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', n8nBin, ...args], { cwd: userFolder, env, maxBuffer: 256 * 1024 * 1024 })) as { stdout: string; stderr: string };
 	writeFileSync(join(work, 'creds.json'), JSON.stringify([{ id: 'benchCred', name: 'bench', type: 'socialContentApi', data: { instanceUrl: `http://127.0.0.1:${port}`, apiKey: 'k' } }]));
 	await cli(['import:credentials', `--input=${join(work, 'creds.json')}`]);
-	const workflow = (id: string, withUpload: boolean) => ({
+	const n8n: RealN8n = {
+		files,
+		async importWorkflows(workflows) {
+			writeFileSync(join(work, 'wf.json'), JSON.stringify(workflows));
+			await cli(['import:workflow', `--input=${join(work, 'wf.json')}`]);
+		},
+		async peakMiB(id) {
+			const { stdout, stderr } = await cli(['execute', `--id=${id}`]);
+			if (!stdout.includes('Execution was successful')) throw new Error(`bench workflow ${id} failed: ${stdout.slice(-2000)} ${stderr.slice(-2000)}`);
+			return Number(/MAXRSS_KB=(\d+)/.exec(stderr)?.[1]) / 1024;
+		},
+		async sinkReport() {
+			return await new Promise((resolve) => {
+				sink.once('message', (message: { received: number; served: number }) => resolve(message));
+				sink.send('report');
+			});
+		},
+	};
+	try {
+		return await run(n8n);
+	} finally {
+		sink.kill();
+		rmSync(work, { recursive: true, force: true });
+	}
+}
+
+interface RealN8n {
+	/** A folder n8n may read files from. */
+	files: string;
+	importWorkflows(workflows: IDataObject[]): Promise<void>;
+	/** Runs a workflow by id; its process's peak RSS in MiB. */
+	peakMiB(id: string): Promise<number>;
+	sinkReport(): Promise<{ received: number; served: number }>;
+}
+
+/** A workflow: a manual trigger, then the given nodes in a row (the package's nodes use the bench credential). */
+function chainWorkflow(id: string, nodes: Array<{ name: string; type: string; parameters: IDataObject }>): IDataObject {
+	const all = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }, ...nodes];
+	return {
 		id,
 		name: id,
 		active: false,
 		settings: { executionOrder: 'v1' },
-		nodes: [
-			{ id: 'a', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'b', name: 'Read', type: 'n8n-nodes-base.readWriteFile', typeVersion: 1, position: [200, 0], parameters: { fileSelector: filePath, options: {} } },
-			...(withUpload
-				? [{ id: 'c', name: 'Upload', type: 'n8n-nodes-social-content.socialContent', typeVersion: 1, position: [400, 0], parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' }, credentials: { socialContentApi: { id: 'benchCred', name: 'bench' } } }]
-				: []),
-		],
-		connections: { Start: { main: [[{ node: 'Read', type: 'main', index: 0 }]] }, ...(withUpload ? { Read: { main: [[{ node: 'Upload', type: 'main', index: 0 }]] } } : {}) },
-	});
-	writeFileSync(join(work, 'wf.json'), JSON.stringify([workflow('benchReadOnly000', false), workflow('benchReadUpload0', true)]));
-	await cli(['import:workflow', `--input=${join(work, 'wf.json')}`]);
-	const peak = async (id: string) => {
-		const { stdout, stderr } = await cli(['execute', `--id=${id}`]);
-		if (!stdout.includes('Execution was successful')) throw new Error(`upload bench run failed: ${stdout.slice(-2000)} ${stderr.slice(-2000)}`);
-		return Number(/MAXRSS_KB=(\d+)/.exec(stderr)?.[1]) / 1024;
+		nodes: all.map((node, index) => ({
+			id: String(index),
+			name: node.name,
+			type: node.type,
+			typeVersion: 1,
+			position: [index * 200, 0],
+			parameters: node.parameters,
+			...(node.type.startsWith('n8n-nodes-social-content.') ? { credentials: { socialContentApi: { id: 'benchCred', name: 'bench' } } } : {}),
+		})),
+		connections: Object.fromEntries(all.slice(0, -1).map((node, index) => [node.name, { main: [[{ node: all[index + 1].name, type: 'main', index: 0 }]] }])),
 	};
-	const readOnly = await peak('benchReadOnly000');
-	const withUpload = await peak('benchReadUpload0');
-	const received = await new Promise<number>((resolve) => {
-		sink.once('message', (message: { received: number }) => resolve(message.received));
-		sink.send('report');
+}
+
+/** Upload of a 1 GiB file in a real n8n: peak RSS growth over a workflow that only reads the file. */
+async function upload() {
+	const sizeMiB = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
+	await withRealN8n(sizeMiB, async (n8n) => {
+		const filePath = join(n8n.files, 'big.bin');
+		await promisify(execFile)('bash', ['-c', `head -c ${sizeMiB}M /dev/zero > ${filePath}`]);
+		const read = { name: 'Read', type: 'n8n-nodes-base.readWriteFile', parameters: { fileSelector: filePath, options: {} } };
+		const uploadNode = { name: 'Upload', type: 'n8n-nodes-social-content.socialContent', parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' } };
+		await n8n.importWorkflows([chainWorkflow('benchReadOnly000', [read]), chainWorkflow('benchReadUpload0', [read, uploadNode])]);
+		const readOnly = await n8n.peakMiB('benchReadOnly000');
+		const withUpload = await n8n.peakMiB('benchReadUpload0');
+		const { received } = await n8n.sinkReport();
+		const growth = withUpload - readOnly;
+		rows.push({ name: `upload ${sizeMiB} MiB in n8n: peak RSS growth over reading the file alone`, value: round(growth, 1), unit: 'MiB', baseline: round(readOnly, 1), ratio: null, goal: '≤ 64 MiB', met: growth <= 64 && received >= sizeMiB * 1024 * 1024 });
+		rows.push({ name: 'upload bytes received by the server', value: received, unit: 'bytes', baseline: sizeMiB * 1024 * 1024, ratio: round(received / (sizeMiB * 1024 * 1024), 4), goal: 'all (multipart adds a few hundred bytes)', met: received >= sizeMiB * 1024 * 1024 });
 	});
-	sink.kill();
-	rmSync(work, { recursive: true, force: true });
-	const growth = withUpload - readOnly;
-	rows.push({ name: `upload ${sizeMiB} MiB in n8n: peak RSS growth over reading the file alone`, value: round(growth, 1), unit: 'MiB', baseline: round(readOnly, 1), ratio: null, goal: '≤ 64 MiB', met: growth <= 64 && received >= sizeMiB * 1024 * 1024 });
-	rows.push({ name: 'upload bytes received by the server', value: received, unit: 'bytes', baseline: sizeMiB * 1024 * 1024, ratio: round(received / (sizeMiB * 1024 * 1024), 4), goal: 'all (multipart adds a few hundred bytes)', met: received >= sizeMiB * 1024 * 1024 });
+}
+
+/**
+ * Download of a 1 GiB studio output in a real n8n (Studio → Get Generation with Download Outputs):
+ * peak RSS growth over the same read without the download.
+ */
+async function download() {
+	const sizeMiB = Number(process.env.BENCH_DOWNLOAD_MIB ?? 1024);
+	await withRealN8n(sizeMiB, async (n8n) => {
+		const get = (downloadOutputs: boolean) => ({ name: 'Get', type: 'n8n-nodes-social-content.socialContent', parameters: { resource: 'studio', operation: 'getGeneration', generationId: 'gen_big', downloadOutputs } });
+		await n8n.importWorkflows([chainWorkflow('benchGetOnly0000', [get(false)]), chainWorkflow('benchGetDownload', [get(true)])]);
+		const readOnly = await n8n.peakMiB('benchGetOnly0000');
+		const withDownload = await n8n.peakMiB('benchGetDownload');
+		const { served } = await n8n.sinkReport();
+		const growth = withDownload - readOnly;
+		rows.push({ name: `download ${sizeMiB} MiB output in n8n (filesystem binary data): peak RSS growth over the same run without it`, value: round(growth, 1), unit: 'MiB', baseline: round(readOnly, 1), ratio: null, goal: '≤ 64 MiB', met: growth <= 64 && served >= sizeMiB * 1024 * 1024 });
+	});
 }
 
 /** The rows of the last BENCHMARKS.md table. */
@@ -296,7 +354,7 @@ function round(value: number, digits: number): number {
 
 async function main() {
 	const only = process.argv.slice(2);
-	const suites: Record<string, () => Promise<void>> = { overhead, batch, trigger, upload };
+	const suites: Record<string, () => Promise<void>> = { overhead, batch, trigger, upload, download };
 	for (const [name, run] of Object.entries(suites)) {
 		if (only.length && !only.includes(name)) continue;
 		log(`running ${name}`);

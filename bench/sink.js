@@ -1,9 +1,32 @@
-// A receiver for the upload benchmark, in its own process so its memory is not counted: it drains
-// each request body, counts the bytes, and answers like the service's POST /upload.
+// The service's side of the upload and download benchmarks, in its own process so its memory is
+// not counted. Upload: drains each request body, counts the bytes, answers like POST /upload.
+// Download: GET …/studio/generations/gen_big is a done generation whose one output,
+// /uploads/big.mp4, is SINK_FILE_MIB MiB of zeros, sent in 1 MiB chunks.
 'use strict';
 const http = require('node:http');
+const fileBytes = Number(process.env.SINK_FILE_MIB ?? 1024) * 1024 * 1024;
 let received = 0;
+let served = 0;
 const server = http.createServer((req, res) => {
+	if (req.method === 'GET' && req.url.endsWith('/studio/generations/gen_big')) {
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		return res.end(JSON.stringify({ id: 'gen_big', status: 'done', outputs: [{ id: 'med_big', path: '/uploads/big.mp4' }] }));
+	}
+	if (req.method === 'GET' && req.url === '/uploads/big.mp4') {
+		res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': fileBytes });
+		const chunk = Buffer.alloc(1024 * 1024);
+		let left = fileBytes;
+		const pump = () => {
+			while (left > 0) {
+				const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
+				left -= part.length;
+				served += part.length;
+				if (!res.write(part)) return res.once('drain', pump);
+			}
+			res.end();
+		};
+		return pump();
+	}
 	let bytes = 0;
 	req.on('data', (chunk) => (bytes += chunk.length));
 	req.on('end', () => {
@@ -14,5 +37,5 @@ const server = http.createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
 process.on('message', (message) => {
-	if (message === 'report') process.send?.({ received });
+	if (message === 'report') process.send?.({ received, served });
 });

@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
@@ -140,28 +141,28 @@ describe('Studio → Start Generation', () => {
 		expect(result.output(NODE)[0].json).toEqual({ error: 'Generation gen_f failed: model overloaded' });
 	});
 
-	test('timeout: the error names the generation id; it is not started again', async () => {
-		let starts = 0;
-		api()
+	/** POST /studio/generations answering `id` as queued, counting starts: a second one would be a bug. */
+	function countStarts(id: string) {
+		const counted = { starts: 0 };
+		const scope = api()
 			.post(GEN)
 			.times(2)
 			.reply(() => {
-				starts++;
-				return [200, { id: 'gen_slow', status: 'queued', credits: 2 }];
-			})
-			.get(`${GEN}/gen_slow`)
-			.times(100)
-			.reply(200, { id: 'gen_slow', status: 'running' });
-		const result = await runAction({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: format('wall_of_text'),
-			hook: 'x',
-			options: { waitForCompletion: true, pollInterval: 0.1, timeout: 0.005 },
-		});
+				counted.starts++;
+				return [200, { id, status: 'queued', credits: 2 }];
+			});
+		return { counted, scope };
+	}
+	const startWallOfText = async (options: IDataObject) =>
+		await runAction({ resource: 'studio', operation: 'startGeneration', format: format('wall_of_text'), hook: 'x', options });
+
+	test('timeout: the error names the generation id; it is not started again', async () => {
+		const { counted, scope } = countStarts('gen_slow');
+		scope.get(`${GEN}/gen_slow`).times(100).reply(200, { id: 'gen_slow', status: 'running' });
+		const result = await startWallOfText({ waitForCompletion: true, pollInterval: 0.1, timeout: 0.005 });
 		expect(result.error?.message).toBe('Generation gen_slow did not finish in time (still running)');
 		expect((result.error as { description?: string }).description).toContain('gen_slow');
-		expect(starts).toBe(1);
+		expect(counted.starts).toBe(1);
 	});
 
 	test('Download Outputs alone waits for the generation and attaches its files', async () => {
@@ -172,13 +173,7 @@ describe('Studio → Start Generation', () => {
 			.reply(200, { id: 'gen_1', status: 'done', outputs: [{ id: 'med_1', path: '/uploads/gen_1-1.png' }] })
 			.get('/uploads/gen_1-1.png')
 			.reply(200, Buffer.from('png'), { 'Content-Type': 'image/png' });
-		const result = await runAction({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: format('wall_of_text'),
-			hook: 'x',
-			options: { downloadOutputs: true, pollInterval: 0.1 },
-		});
+		const result = await startWallOfText({ downloadOutputs: true, pollInterval: 0.1 });
 		expect(result.error).toBeUndefined();
 		const [item] = result.output(NODE);
 		expect(item.json).toMatchObject({ id: 'gen_1', status: 'done' });
@@ -186,26 +181,12 @@ describe('Studio → Start Generation', () => {
 	});
 
 	test('a failed check while waiting says the generation was started, its id, and where to look', async () => {
-		let starts = 0;
-		api()
-			.post(GEN)
-			.times(2)
-			.reply(() => {
-				starts++;
-				return [200, { id: 'gen_7', status: 'queued', credits: 2 }];
-			})
-			.get(`${GEN}/gen_7`)
-			.reply(403, { msg: 'forbidden' });
-		const result = await runAction({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: format('wall_of_text'),
-			hook: 'x',
-			options: { waitForCompletion: true, pollInterval: 0.1 },
-		});
+		const { counted, scope } = countStarts('gen_7');
+		scope.get(`${GEN}/gen_7`).reply(403, { msg: 'forbidden' });
+		const result = await startWallOfText({ waitForCompletion: true, pollInterval: 0.1 });
 		expect(result.error?.message).toBe('Generation gen_7 was started, but waiting for it failed: The service refused access to GET /studio/generations/gen_7 (403): forbidden');
 		expect((result.error as { description?: string }).description).toMatch(/^Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" with ID gen_7/);
-		expect(starts).toBe(1);
+		expect(counted.starts).toBe(1);
 	});
 
 	test('402 on start: nothing reserved, sent once', async () => {
