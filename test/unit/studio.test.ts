@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
 import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
@@ -153,7 +153,7 @@ describe('Studio → Start Generation', () => {
 			});
 		return { counted, scope };
 	}
-	const startWallOfText = async (options: IDataObject) =>
+	const startWallOfText = async (options: INodeParameters) =>
 		await runAction({ resource: 'studio', operation: 'startGeneration', format: format('wall_of_text'), hook: 'x', options });
 
 	test('timeout: the error names the generation id; it is not started again', async () => {
