@@ -3,17 +3,18 @@ import { sleep } from 'n8n-workflow';
 
 import type { Connection, RawResponse } from './connection';
 import { isNetworkError, networkError, rateLimitError, requestNotSentError, type RequestLine } from './errors';
+import type { RequestPacer } from './pacing';
 import { retryAfter } from './rateLimit';
 import type { ApiContext, RunContext } from './runContext';
 
-export interface RequestLimits {
+interface RequestLimits {
 	/** Most time, in milliseconds, one request may spend waiting on 429 answers. */
 	maxRateLimitWaitMs: number;
 	/** How long, in milliseconds, a request may go without hearing from the service. */
 	timeoutMs: number;
 }
 
-export const DEFAULT_LIMITS: RequestLimits = { maxRateLimitWaitMs: 60_000, timeoutMs: 120_000 };
+const DEFAULT_LIMITS: RequestLimits = { maxRateLimitWaitMs: 60_000, timeoutMs: 120_000 };
 
 /** Delays before the retries of a read whose answer was lost (network error or 500/502/504). */
 export const READ_RETRY_DELAYS_MS = [300, 1000];
@@ -27,8 +28,8 @@ export const MAX_RATE_LIMITED_TRIES = 100;
 const TRANSIENT_STATUSES = [500, 502, 504];
 
 /**
- * Sends a request until it has an answer worth reading. Every request of the run goes out at the
- * pace the run has learned from 429 answers (see pacing.ts). A 429 is waited out and sent again,
+ * Sends a request until it has an answer worth reading, at the pace `pacer` has learned from 429
+ * answers (see pacing.ts; the run's own pacer for the API). A 429 is waited out and sent again,
  * for any method: the service did nothing. A read whose answer was lost, or that hit 500/502/504,
  * is tried again a bounded number of times; a write never is, so nothing is created twice.
  */
@@ -37,6 +38,7 @@ export async function exchange(
 	connection: Connection,
 	request: RequestLine,
 	itemIndex: number | undefined,
+	pacer: RequestPacer,
 	sendOnce: () => Promise<RawResponse>,
 ): Promise<RawResponse> {
 	const ctx = run.n8n;
@@ -48,7 +50,7 @@ export async function exchange(
 	let readRetries = 0;
 
 	for (;;) {
-		const ticket = run.pacer.take(Date.now());
+		const ticket = pacer.take(Date.now());
 		const holdMs = ticket.at - Date.now();
 		if (holdMs > 0) await sleep(holdMs, signal);
 		let response: RawResponse;
@@ -75,12 +77,12 @@ export async function exchange(
 				const spent = { waitedMs: waitedForRateLimitMs, tries: rateLimitedTries, triesCapped, maxRateLimitWaitMs: limits.maxRateLimitWaitMs };
 				throw rateLimitError(ctx.getNode(), connection, request, body, spent, itemIndex);
 			}
-			run.pacer.refused(Date.now(), waitMs, asked.wholeSeconds, ticket);
+			pacer.refused(Date.now(), waitMs, asked.wholeSeconds, ticket);
 			waitedForRateLimitMs += waitMs;
 			await sleep(waitMs, signal);
 			continue;
 		}
-		run.pacer.accepted();
+		pacer.accepted();
 		if (isRead && TRANSIENT_STATUSES.includes(response.statusCode) && readRetries < READ_RETRY_DELAYS_MS.length) {
 			discardBody(response);
 			await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);

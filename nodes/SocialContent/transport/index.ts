@@ -4,10 +4,10 @@ import { sendAuthenticated, type RawResponse } from './connection';
 import { looksLikeHtml, notJsonError, statusError, wrongInstanceError, type FailedResponse } from './errors';
 import { bodyText, exchange, limitsOf, parseJson } from './exchange';
 import { StreamingForm } from './multipart';
+import { RequestPacer } from './pacing';
 import type { RunContext } from './runContext';
 
-export { credentialTypeOf, type Authentication } from './connection';
-export { DEFAULT_LIMITS, MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS, READ_RETRY_DELAYS_MS, type RequestLimits } from './exchange';
+export { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS, READ_RETRY_DELAYS_MS } from './exchange';
 export { RunContext, type ApiContext } from './runContext';
 
 export interface ApiRequest {
@@ -41,7 +41,7 @@ export async function apiRequest(run: RunContext, request: ApiRequest, itemIndex
 		ignoreHttpStatusErrors: true,
 		timeout: limitsOf(run.n8n, itemIndex).timeoutMs,
 	};
-	const response = await exchange(run, connection, request, itemIndex, async () => await sendAuthenticated(run.n8n, connection, options));
+	const response = await exchange(run, connection, request, itemIndex, run.pacer, async () => await sendAuthenticated(run.n8n, connection, options));
 
 	const text = await bodyText(response);
 	const contentType = String(response.headers['content-type'] ?? '');
@@ -90,7 +90,9 @@ export async function downloadFile(run: RunContext, location: string, itemIndex?
 		timeout: limitsOf(run.n8n, itemIndex).timeoutMs,
 	};
 	const sameOrigin = url.origin === new URL(connection.baseURL).origin;
-	const response = await exchange(run, connection, request, itemIndex, async () =>
+	// A file on another host (a CDN) has its own limits: it neither takes nor teaches the API's pace.
+	const pacer = sameOrigin ? run.pacer : new RequestPacer();
+	const response = await exchange(run, connection, request, itemIndex, pacer, async () =>
 		sameOrigin
 			? await sendAuthenticated(run.n8n, connection, options)
 			: ((await run.n8n.helpers.httpRequest(options)) as RawResponse),
