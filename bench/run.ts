@@ -235,10 +235,17 @@ async function withRealN8n<T>(fileMiB: number, run: (n8n: RealN8n) => Promise<T>
 	runtime.installPackage(userFolder);
 	const env = runtime.n8nEnv(nodeBin, userFolder, 5999, 6999, { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_RESTRICT_FILE_ACCESS_TO: files, N8N_LOG_LEVEL: 'info' });
 	const cli = async (args: string[]) => (await promisify(execFile)('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', n8nBin, ...args], { cwd: userFolder, env, maxBuffer: 256 * 1024 * 1024 })) as { stdout: string; stderr: string };
-	writeFileSync(join(work, 'creds.json'), JSON.stringify([{ id: 'benchCred', name: 'bench', type: 'socialContentApi', data: { instanceUrl: `http://127.0.0.1:${port}`, apiKey: 'k' } }]));
+	writeFileSync(
+		join(work, 'creds.json'),
+		JSON.stringify([
+			{ id: 'benchCred', name: 'bench', type: 'socialContentApi', data: { instanceUrl: `http://127.0.0.1:${port}`, apiKey: 'k' } },
+			{ id: 'benchHeader', name: 'header', type: 'httpHeaderAuth', data: { name: 'Authorization', value: 'k' } },
+		]),
+	);
 	await cli(['import:credentials', `--input=${join(work, 'creds.json')}`]);
 	const n8n: RealN8n = {
 		files,
+		sinkUrl: `http://127.0.0.1:${port}`,
 		async importWorkflows(workflows) {
 			writeFileSync(join(work, 'wf.json'), JSON.stringify(workflows));
 			await cli(['import:workflow', `--input=${join(work, 'wf.json')}`]);
@@ -247,6 +254,11 @@ async function withRealN8n<T>(fileMiB: number, run: (n8n: RealN8n) => Promise<T>
 			const { stdout, stderr } = await cli(['execute', `--id=${id}`]);
 			if (!stdout.includes('Execution was successful')) throw new Error(`bench workflow ${id} failed: ${stdout.slice(-2000)} ${stderr.slice(-2000)}`);
 			return Number(/MAXRSS_KB=(\d+)/.exec(stderr)?.[1]) / 1024;
+		},
+		async runData(id) {
+			const { stdout } = await cli(['execute', `--id=${id}`, '--rawOutput']);
+			const json = stdout.slice(stdout.indexOf('{'));
+			return (JSON.parse(json) as { data: { resultData: { runData: IDataObject } } }).data.resultData.runData;
 		},
 		async sinkReport() {
 			return await new Promise((resolve) => {
@@ -269,6 +281,10 @@ interface RealN8n {
 	importWorkflows(workflows: IDataObject[]): Promise<void>;
 	/** Runs a workflow by id; its process's peak RSS in MiB. */
 	peakMiB(id: string): Promise<number>;
+	/** Runs a workflow by id; its run data (per node: execution time, items). */
+	runData(id: string): Promise<IDataObject>;
+	/** The sink's address (bench/sink.js answers any other POST with JSON). */
+	sinkUrl: string;
 	sinkReport(): Promise<{ received: number; served: number }>;
 }
 
@@ -328,6 +344,80 @@ async function download() {
 	});
 }
 
+/**
+ * Per-item time in a real n8n, where a credential costs what it costs in production: 1,000 Score
+ * POSTs by this node, and by n8n's HTTP Request node with a Header Auth credential and with the
+ * header typed as a plain parameter. One workflow fans the same 1,000 items out to each node twice
+ * (the first round warms up); each node's own execution time is read from the run data, median
+ * over three runs of the workflow.
+ */
+async function n8nPerItem() {
+	const n = Number(process.env.BENCH_N8N_ITEMS ?? 1000);
+	await withRealN8n(1, async (n8n) => {
+		const url = `${n8n.sinkUrl}/api/public/v1/hooks/score`;
+		const httpRequest = (withCredential: boolean) => ({
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: {
+				method: 'POST',
+				url,
+				...(withCredential
+					? { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' }
+					: { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: 'k' }] } }),
+				sendBody: true,
+				bodyParameters: { parameters: [{ name: 'text', value: '={{ $json.text }}' }] },
+				options: {},
+			},
+			...(withCredential ? { credentials: { httpHeaderAuth: { id: 'benchHeader', name: 'header' } } } : {}),
+		});
+		const measured: Record<string, { type: string; typeVersion: number; parameters: IDataObject; credentials?: IDataObject }> = {
+			'this node': { type: 'n8n-nodes-social-content.socialContent', typeVersion: 1, parameters: { resource: 'hook', operation: 'score', text: '={{ $json.text }}' }, credentials: { socialContentApi: { id: 'benchCred', name: 'bench' } } },
+			'this node, 10 concurrent': { type: 'n8n-nodes-social-content.socialContent', typeVersion: 1, parameters: { resource: 'hook', operation: 'score', text: '={{ $json.text }}', requestOptions: { concurrency: 10 } }, credentials: { socialContentApi: { id: 'benchCred', name: 'bench' } } },
+			'HTTP Request, Header Auth credential': httpRequest(true),
+			'HTTP Request, header as a parameter': httpRequest(false),
+		};
+		const nodes: IDataObject[] = [
+			{ id: 's', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'l', name: 'List', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { mode: 'raw', jsonOutput: `={{ { "texts": Array.from({ length: ${n} }, (_, i) => "hook " + i) } }}`, options: {} } },
+			{ id: 'x', name: 'Items', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: 'texts', options: { destinationFieldName: 'text' } } },
+		];
+		const names: string[] = [];
+		for (const round of ['warm-up', 'measured']) {
+			for (const [label, node] of Object.entries(measured)) {
+				const name = `${label} (${round})`;
+				names.push(name);
+				nodes.push({ id: String(nodes.length), name, position: [600, nodes.length * 100], ...node });
+			}
+		}
+		const workflow = {
+			id: 'benchPerItem0000',
+			name: 'per item',
+			active: false,
+			settings: { executionOrder: 'v1' },
+			nodes,
+			connections: { Start: { main: [[{ node: 'List', type: 'main', index: 0 }]] }, List: { main: [[{ node: 'Items', type: 'main', index: 0 }]] }, Items: { main: [names.map((node) => ({ node, type: 'main', index: 0 }))] } },
+		};
+		await n8n.importWorkflows([workflow]);
+		const times: Record<string, number[]> = {};
+		for (let run = 0; run < 3; run++) {
+			const runData = await n8n.runData('benchPerItem0000');
+			for (const label of Object.keys(measured)) {
+				const [task] = runData[`${label} (measured)`] as Array<{ executionTime: number; data: { main: unknown[][] } }>;
+				if (task.data.main[0].length !== n) throw new Error(`${label}: ${task.data.main[0].length} items out of ${n}`);
+				(times[label] ??= []).push(task.executionTime / n);
+			}
+		}
+		const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+		const ms = Object.fromEntries(Object.entries(times).map(([label, values]) => [label, median(values)]));
+		const withCredential = ms['HTTP Request, Header Auth credential'];
+		const plain = ms['HTTP Request, header as a parameter'];
+		log(`n8n per item (ms): ${JSON.stringify(ms)}`);
+		rows.push({ name: `n8n per-item time, ${n} Score POSTs: this node vs HTTP Request with a Header Auth credential (median of 3)`, value: round(ms['this node'], 3), unit: 'ms/item', baseline: round(withCredential, 3), ratio: round(ms['this node'] / withCredential, 2), goal: '≤ 0.5 × HTTP Request with a credential', met: ms['this node'] / withCredential <= 0.5 });
+		rows.push({ name: `n8n per-item time, same: this node vs HTTP Request with the header as a plain parameter`, value: round(ms['this node'], 3), unit: 'ms/item', baseline: round(plain, 3), ratio: round(ms['this node'] / plain, 2), goal: '(the floor)', met: true });
+		rows.push({ name: `n8n per-item time, same: this node at 10 concurrent vs HTTP Request with a Header Auth credential`, value: round(ms['this node, 10 concurrent'], 3), unit: 'ms/item', baseline: round(withCredential, 3), ratio: round(ms['this node, 10 concurrent'] / withCredential, 2), goal: '(for comparison)', met: true });
+	});
+}
+
 /** The rows of the last BENCHMARKS.md table. */
 function previousRows(): Row[] {
 	const file = join(__dirname, '..', 'BENCHMARKS.md');
@@ -354,7 +444,7 @@ function round(value: number, digits: number): number {
 
 async function main() {
 	const only = process.argv.slice(2);
-	const suites: Record<string, () => Promise<void>> = { overhead, batch, trigger, upload, download };
+	const suites: Record<string, () => Promise<void>> = { overhead, batch, trigger, upload, download, n8nPerItem };
 	for (const [name, run] of Object.entries(suites)) {
 		if (only.length && !only.includes(name)) continue;
 		log(`running ${name}`);
@@ -362,7 +452,7 @@ async function main() {
 	}
 	if (only.length) {
 		// A partial run keeps the other suites' rows from the committed BENCHMARKS.md table.
-		const suiteOf = (name: string) => (/^per-item/.test(name) ? 'overhead' : name.split(/[ ,]/)[0]);
+		const suiteOf = (name: string) => (/^per-item/.test(name) ? 'overhead' : /^n8n per-item/.test(name) ? 'n8nPerItem' : name.split(/[ ,]/)[0]);
 		rows.unshift(...previousRows().filter((row) => !only.includes(suiteOf(row.name))));
 	}
 	const table = [

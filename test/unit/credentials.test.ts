@@ -14,7 +14,7 @@ import {
 	oauth2Credentials,
 	runAction,
 } from '../helpers/fixtures';
-import { nodeTypes, withDefaults } from '../helpers/harness';
+import { nodeTypes, TestCredentialsHelper, withDefaults } from '../helpers/harness';
 
 /** What the user may paste as Instance URL, and the API base it must resolve to. */
 const URL_TABLE: Array<[string, string]> = [
@@ -93,6 +93,30 @@ describe('API key credential', () => {
 		scope.done();
 	});
 
+	test('the node sends the header the credential declares (n8n applies `authenticate` in the credential test and the HTTP Request node)', async () => {
+		let sent: IDataObject = {};
+		nock(APP_URL)
+			.get(`${API_PATH}/agents/ping`)
+			.reply(function () {
+				sent = this.req.headers as IDataObject;
+				return [200, { ok: true }];
+			});
+		await runAction({ resource: 'account', operation: 'checkConnection' });
+		const credential = new SocialContentApi();
+		const declared = await new TestCredentialsHelper({}).authenticate({ apiKey: 'sk_any_key_123' }, credential.name, { url: '' });
+		const expected = Object.fromEntries(Object.entries(declared.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value).replace('sk_any_key_123', API_KEY)]));
+		expect(Object.keys(expected)).toEqual(['authorization']);
+		expect(sent).toMatchObject(expected);
+	});
+
+	test('an empty API key says to paste one, without sending anything', async () => {
+		const scope = nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(200, { ok: true });
+		const result = await runAction({ resource: 'account', operation: 'checkConnection' }, { credentials: { socialContentApi: { instanceUrl: APP_URL, apiKey: '' } } });
+		expect(result.error?.message).toBe('The credential has no API key');
+		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+
 	test('its fields: Instance URL and a password-type API key', () => {
 		const credential = new SocialContentApi();
 		expect(credential.name).toBe('socialContentApi');
@@ -147,7 +171,7 @@ describe('credential test', () => {
 });
 
 describe('OAuth2 credential', () => {
-	test('sends the token raw through n8n\'s OAuth2 request path, with no Bearer', async () => {
+	test('sends the token raw, with no Bearer', async () => {
 		let headers: IDataObject = {};
 		const scope = nock(APP_URL)
 			.get(`${API_PATH}/brand`)
@@ -192,6 +216,7 @@ describe('OAuth2 credential', () => {
 		);
 		expect(result.error?.message).toBe('The OAuth2 credential is not connected');
 		expect((result.error as { description?: string }).description).toContain('Connect my account');
+		expect(nock.pendingMocks()).toEqual([]);
 	});
 
 	test('authorization code grant, client credentials in the body, PKCE toggle', () => {

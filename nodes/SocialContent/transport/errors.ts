@@ -244,7 +244,7 @@ export function isNetworkError(error: unknown): boolean {
 	return /^E[A-Z_]+$/.test(code) || code in NETWORK_REASONS || names.includes('AxiosError');
 }
 
-/** n8n refused to send the request, e.g. an OAuth2 credential that was never connected. */
+/** n8n refused to send the request (its SSRF policy, a bad option), as opposed to a network failure. */
 export function requestNotSentError(
 	node: INode,
 	connection: Connection,
@@ -252,12 +252,6 @@ export function requestNotSentError(
 	itemIndex: number | undefined,
 ): NodeOperationError {
 	const message = redact(String((error as Error)?.message ?? error), connection.secret);
-	if (/not connected/i.test(message)) {
-		return new NodeOperationError(node, 'The OAuth2 credential is not connected', {
-			itemIndex,
-			description: 'Open the Social Content OAuth2 credential and click "Connect my account".',
-		});
-	}
 	return new NodeOperationError(node, `The request could not be sent: ${message}`, {
 		itemIndex,
 		description: 'Check the credential and the node\'s parameters.',

@@ -1,7 +1,8 @@
 
+import type { IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { Connection, RawResponse } from './connection';
+import { sendAuthenticated, type Connection, type RawResponse } from './connection';
 import { isNetworkError, networkError, rateLimitError, requestNotSentError, type RequestLine } from './errors';
 import type { RequestPacer } from './pacing';
 import { retryAfter } from './rateLimit';
@@ -37,12 +38,13 @@ export async function exchange(
 	run: RunContext,
 	connection: Connection,
 	request: RequestLine,
+	options: IHttpRequestOptions,
 	itemIndex: number | undefined,
 	pacer: RequestPacer,
-	sendOnce: () => Promise<RawResponse>,
 ): Promise<RawResponse> {
 	const ctx = run.n8n;
 	const limits = limitsOf(ctx, itemIndex);
+	const sendOnce = async () => await sendAuthenticated(ctx, connection, { ...options, timeout: limits.timeoutMs });
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
 	let waitedForRateLimitMs = 0;
@@ -92,14 +94,14 @@ export async function exchange(
 	}
 }
 
-/** The node's Request Options where it has them (the action node), else the defaults. */
+/** The node's Request Options where it has them (the action node), else the defaults; one read per request. */
 export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): RequestLimits {
 	if (!('getInputData' in ctx)) return DEFAULT_LIMITS;
-	const seconds = (name: string, fallbackMs: number) =>
-		Number(ctx.getNodeParameter(`requestOptions.${name}`, itemIndex ?? 0, fallbackMs / 1000));
+	const given = ctx.getNodeParameter('requestOptions', itemIndex ?? 0, {}) as { maxRateLimitWait?: unknown; timeout?: unknown };
+	const seconds = (value: unknown, fallbackMs: number) => (value === undefined || value === '' ? fallbackMs / 1000 : Number(value));
 	return {
-		maxRateLimitWaitMs: Math.max(0, seconds('maxRateLimitWait', DEFAULT_LIMITS.maxRateLimitWaitMs) || 0) * 1000,
-		timeoutMs: Math.max(1, seconds('timeout', DEFAULT_LIMITS.timeoutMs) || 120) * 1000,
+		maxRateLimitWaitMs: Math.max(0, seconds(given.maxRateLimitWait, DEFAULT_LIMITS.maxRateLimitWaitMs) || 0) * 1000,
+		timeoutMs: Math.max(1, seconds(given.timeout, DEFAULT_LIMITS.timeoutMs) || 120) * 1000,
 	};
 }
 

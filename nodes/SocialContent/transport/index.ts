@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
-import { sendAuthenticated, type RawResponse } from './connection';
 import { looksLikeHtml, notJsonError, statusError, wrongInstanceError, type FailedResponse } from './errors';
-import { bodyText, exchange, limitsOf, parseJson } from './exchange';
+import { bodyText, exchange, parseJson } from './exchange';
 import { StreamingForm } from './multipart';
 import { RequestPacer } from './pacing';
 import type { RunContext } from './runContext';
@@ -39,9 +38,8 @@ export async function apiRequest(run: RunContext, request: ApiRequest, itemIndex
 		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: limitsOf(run.n8n, itemIndex).timeoutMs,
 	};
-	const response = await exchange(run, connection, request, itemIndex, run.pacer, async () => await sendAuthenticated(run.n8n, connection, options));
+	const response = await exchange(run, connection, request, options, itemIndex, run.pacer);
 
 	const text = await bodyText(response);
 	const contentType = String(response.headers['content-type'] ?? '');
@@ -87,16 +85,12 @@ export async function downloadFile(run: RunContext, location: string, itemIndex?
 		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: limitsOf(run.n8n, itemIndex).timeoutMs,
 	};
 	const sameOrigin = url.origin === new URL(connection.baseURL).origin;
 	// A file on another host (a CDN) has its own limits: it neither takes nor teaches the API's pace.
 	const pacer = sameOrigin ? run.pacer : new RequestPacer();
-	const response = await exchange(run, connection, request, itemIndex, pacer, async () =>
-		sameOrigin
-			? await sendAuthenticated(run.n8n, connection, options)
-			: ((await run.n8n.helpers.httpRequest(options)) as RawResponse),
-	);
+	// The credential goes only to the instance's origin: sendAuthenticated leaves it off elsewhere.
+	const response = await exchange(run, connection, request, options, itemIndex, pacer);
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		const body = parseJson(await bodyText(response));
 		const failed = { statusCode: response.statusCode, body, method: 'GET', path: url.pathname };
