@@ -129,7 +129,7 @@ async function overhead() {
 		const rawMs = median(rawTimes) / n;
 		const helperMs = median(helperTimes) / n;
 		rows.push({ name: `per-item time, Hook Score node, ${n} items vs raw fetch loop (median of 5)`, value: round(nodeMs, 3), unit: 'ms/item', baseline: round(rawMs, 3), ratio: round(nodeMs / rawMs, 2), goal: '≤ 1.15 × raw fetch loop', met: nodeMs / rawMs <= 1.15 });
-		rows.push({ name: `per-item time, same node vs n8n's request helper in a bare loop`, value: round(nodeMs, 3), unit: 'ms/item', baseline: round(helperMs, 3), ratio: round(nodeMs / helperMs, 2), goal: '(where the gap is)', met: true });
+		rows.push({ name: `per-item time, same node vs n8n's request helper in a bare loop`, value: round(nodeMs, 3), unit: 'ms/item', baseline: round(helperMs, 3), ratio: round(nodeMs / helperMs, 2), goal: '≤ 1.10 × the bare helper', met: nodeMs / helperMs <= 1.1 });
 	});
 }
 
@@ -289,7 +289,7 @@ interface RealN8n {
 }
 
 /** A workflow: a manual trigger, then the given nodes in a row (the package's nodes use the bench credential). */
-function chainWorkflow(id: string, nodes: Array<{ name: string; type: string; parameters: IDataObject }>): IDataObject {
+function chainWorkflow(id: string, nodes: Array<{ name: string; type: string; typeVersion?: number; parameters: IDataObject }>): IDataObject {
 	const all = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }, ...nodes];
 	return {
 		id,
@@ -300,7 +300,7 @@ function chainWorkflow(id: string, nodes: Array<{ name: string; type: string; pa
 			id: String(index),
 			name: node.name,
 			type: node.type,
-			typeVersion: 1,
+			typeVersion: node.typeVersion ?? 1,
 			position: [index * 200, 0],
 			parameters: node.parameters,
 			...(node.type.startsWith('n8n-nodes-social-content.') ? { credentials: { socialContentApi: { id: 'benchCred', name: 'bench' } } } : {}),
@@ -335,12 +335,17 @@ async function download() {
 	const sizeMiB = Number(process.env.BENCH_DOWNLOAD_MIB ?? 1024);
 	await withRealN8n(sizeMiB, async (n8n) => {
 		const get = (downloadOutputs: boolean) => ({ name: 'Get', type: 'n8n-nodes-social-content.socialContent', parameters: { resource: 'studio', operation: 'getGeneration', generationId: 'gen_big', downloadOutputs } });
-		await n8n.importWorkflows([chainWorkflow('benchGetOnly0000', [get(false)]), chainWorkflow('benchGetDownload', [get(true)])]);
+		// n8n's own HTTP Request node saving the same file: what streaming 1 GiB costs any node.
+		const httpRequest = { name: 'HTTP', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, parameters: { url: `${n8n.sinkUrl}/uploads/big.mp4`, options: { response: { response: { responseFormat: 'file' } } } } };
+		await n8n.importWorkflows([chainWorkflow('benchGetOnly0000', [get(false)]), chainWorkflow('benchGetDownload', [get(true)]), chainWorkflow('benchHttpRequest', [get(false), httpRequest])]);
 		const readOnly = await n8n.peakMiB('benchGetOnly0000');
 		const withDownload = await n8n.peakMiB('benchGetDownload');
+		const withHttpRequest = await n8n.peakMiB('benchHttpRequest');
 		const { served } = await n8n.sinkReport();
 		const growth = withDownload - readOnly;
-		rows.push({ name: `download ${sizeMiB} MiB output in n8n (filesystem binary data): peak RSS growth over the same run without it`, value: round(growth, 1), unit: 'MiB', baseline: round(readOnly, 1), ratio: null, goal: '≤ 64 MiB', met: growth <= 64 && served >= sizeMiB * 1024 * 1024 });
+		const httpGrowth = withHttpRequest - readOnly;
+		rows.push({ name: `download ${sizeMiB} MiB output in n8n (filesystem binary data): peak RSS growth over the same run without it`, value: round(growth, 1), unit: 'MiB', baseline: round(readOnly, 1), ratio: null, goal: '≤ 64 MiB', met: growth <= 64 && served >= sizeMiB * 2 * 1024 * 1024 });
+		rows.push({ name: `download ${sizeMiB} MiB: the same file saved by n8n's HTTP Request node (Response Format: File), growth over the same run`, value: round(httpGrowth, 1), unit: 'MiB', baseline: round(readOnly, 1), ratio: round(growth / httpGrowth, 2), goal: '(what any node pays; ratio = this node / HTTP Request)', met: true });
 	});
 }
 
