@@ -1,7 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
 	testEnvironment: 'node',
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	testMatch: ['<rootDir>/test/**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],

@@ -22,7 +22,8 @@ function installN8n() {
 
 /** Builds and packs this package, and unpacks it where n8n looks: always the current source. */
 function installPackage(userFolder) {
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	// Compiles over dist/ in place (no clean): a test that lists dist/ may be running beside it.
+	execFileSync('npm', ['run', 'compile', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 	const packDir = mkdtempSync(join(tmpdir(), 'sc-pack-'));
 	execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 	const tarball = readdirSync(packDir).find((file) => file.endsWith('.tgz'));
