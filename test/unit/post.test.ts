@@ -82,6 +82,21 @@ describe('Post → Create', () => {
 		scope.done();
 	});
 
+	// Daylight saving: the offset is the one in force at that wall time, not at the same digits read as UTC.
+	test.each([
+		['Europe/Berlin', '2026-03-29T01:30', '2026-03-29T00:30:00.000Z', 'the night clocks go forward: still CET (+1)'],
+		['Europe/Berlin', '2026-03-29T03:30', '2026-03-29T01:30:00.000Z', 'after the change: CEST (+2)'],
+		['Europe/Berlin', '2026-10-25T01:30', '2026-10-24T23:30:00.000Z', 'the night clocks go back: still CEST (+2)'],
+		['Europe/Berlin', '2026-10-25T04:00', '2026-10-25T03:00:00.000Z', 'after the change: CET (+1)'],
+		['America/New_York', '2026-03-08T01:30', '2026-03-08T06:30:00.000Z', 'EST before the change'],
+		['America/New_York', '2026-11-01T00:30', '2026-11-01T04:30:00.000Z', 'EDT before the change'],
+	])('%s %s is %s (%s)', async (timezone, date, expected) => {
+		const { sent, scope } = capturePost();
+		await runAction({ ...base, type: 'schedule', date }, { timezone });
+		expect(sent.body?.date).toBe(expected);
+		scope.done();
+	});
+
 	test('Publish Now without a date sends now', async () => {
 		const { sent, scope } = capturePost();
 		const before = Date.now();
