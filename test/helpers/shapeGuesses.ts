@@ -1,0 +1,55 @@
+/**
+ * Answers the spec leaves open, and the forms of each that this package accepts. Everything here
+ * is a guess, not the spec: each group quotes the spec's "not shown" it stands for. Tests that feed
+ * the node such an answer take its shape from here, so a reader can tell contract from assumption.
+ * The node's side of each guess: actions/items.ts (lists), actions/shared/paging.ts (pages),
+ * actions/shared/formats.ts (format records).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+type Wrap = (list: IDataObject[], resourceKey: string) => unknown;
+
+/** A list answer: the array itself or one object around it. */
+export const LIST_SHAPES = {
+	spec: [
+		'"Paging or filtering of `GET /media`: not shown."',
+		'"Responses of `GET /posts`, `DELETE /posts/:id` and `GET /find-slot/:id` … : not shown."',
+		'"Field names and shape of the format record: not shown."',
+	],
+	shapes: {
+		'a bare array': (list) => list,
+		'{ data: [...] }': (list) => ({ data: list }),
+		'{ items: [...] }': (list) => ({ items: list }),
+		'{ results: [...] }': (list) => ({ results: list }),
+		'{ list: [...] }': (list) => ({ list }),
+		'{ <resource>: [...] }, e.g. { generations: [...] }': (list, resourceKey) => ({ [resourceKey]: list }),
+	} satisfies Record<string, Wrap>,
+};
+
+type Page = (list: IDataObject[], page: number, pages: number) => unknown;
+
+/** A page of a paged list, and how it says more pages follow (the next is asked with ?page=N). */
+export const PAGE_SHAPES = {
+	spec: ['"Paging or filtering of `GET /media`: not shown."'],
+	shapes: {
+		'{ pages, results }': (list, _page, pages) => ({ pages, results: list }),
+		'{ page, totalPages, data }': (list, page, pages) => ({ page, totalPages: pages, data: list }),
+		'{ pageCount, items }': (list, _page, pages) => ({ pageCount: pages, items: list }),
+		'{ hasMore, data }': (list, page, pages) => ({ hasMore: page < pages, data: list }),
+		'{ nextPage, data }': (list, page, pages) => ({ nextPage: page < pages ? page + 1 : null, data: list }),
+	} satisfies Record<string, Page>,
+};
+
+/** A studio format record: how it names its id and its price, and how the list holds them. */
+export const FORMAT_SHAPES = {
+	spec: ['"Studio format | has an id (`formatId` when used in a request), inputs, and credit price | Field names and shape of the format record: not shown."'],
+	idNames: ['id', 'formatId', 'slug'],
+	priceNames: ['credits', 'price', 'cost', 'creditPrice', 'creditCost'],
+	/** A price as a number or as a numeric string. */
+	priceValues: [3, '3'],
+	containers: {
+		'an array': (records: IDataObject[]) => records,
+		'{ formats: [...] }': (records: IDataObject[]) => ({ formats: records }),
+		'a map of id → record': (records: IDataObject[]) => Object.fromEntries(records.map(({ id, ...rest }) => [String(id), rest])),
+	},
+};

@@ -1,0 +1,68 @@
+/**
+ * Every shape in test/helpers/shapeGuesses.ts, driven through the node: the spec leaves these open,
+ * so each plausible form must give the same output.
+ */
+import { FORMAT_SHAPES, LIST_SHAPES, PAGE_SHAPES } from '../helpers/shapeGuesses';
+import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
+
+const listCases = Object.entries(LIST_SHAPES.shapes);
+const pageCases = Object.entries(PAGE_SHAPES.shapes);
+
+describe(`list answers (${LIST_SHAPES.spec.length} "not shown" in the spec)`, () => {
+	test.each(listCases)('Studio → List Generations answering %s', async (_shape, wrap) => {
+		const scope = api().get(`${API_PATH}/studio/generations`).reply(200, wrap([{ id: 'gen_a' }, { id: 'gen_b' }], 'generations') as object);
+		const result = await runAction({ resource: 'studio', operation: 'listGenerations', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['gen_a', 'gen_b']);
+		scope.done();
+	});
+
+	test.each(listCases)('Media → List answering %s', async (_shape, wrap) => {
+		const scope = api().get(`${API_PATH}/media`).reply(200, wrap([{ id: 'med_a' }, { id: 'med_b' }], 'media') as object);
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['med_a', 'med_b']);
+		scope.done();
+	});
+});
+
+describe('paged answers: Return All follows every page, Limit stops early', () => {
+	test.each(pageCases)('Media → List, pages as %s', async (_shape, page) => {
+		const scope = api()
+			.get(`${API_PATH}/media`)
+			.reply(200, page([{ id: 'a' }], 1, 3) as object)
+			.get(`${API_PATH}/media`)
+			.query({ page: 2 })
+			.reply(200, page([{ id: 'b' }], 2, 3) as object)
+			.get(`${API_PATH}/media`)
+			.query({ page: 3 })
+			.reply(200, page([{ id: 'c' }], 3, 3) as object);
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a', 'b', 'c']);
+		scope.done();
+	});
+
+	test.each(pageCases)('Media → List with Limit 1, pages as %s: one request', async (_shape, page) => {
+		const scope = api().get(`${API_PATH}/media`).reply(200, page([{ id: 'a' }, { id: 'b' }], 1, 3) as object);
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: false, limit: 1 });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a']);
+		scope.done();
+	});
+});
+
+describe('format records: every id name × price name × price form × container gives id and price', () => {
+	const cases = Object.entries(FORMAT_SHAPES.containers).flatMap(([container, contain]) =>
+		FORMAT_SHAPES.idNames.flatMap((idName) =>
+			FORMAT_SHAPES.priceNames.flatMap((priceName) =>
+				FORMAT_SHAPES.priceValues.map((priceValue) => [`${container}, ${idName}, ${priceName}: ${JSON.stringify(priceValue)}`, contain, idName, priceName, priceValue] as const),
+			),
+		),
+	);
+
+	test.each(cases)('%s', async (_name, contain, idName, priceName, priceValue) => {
+		// A map keys records by id, so the record itself carries no id name there.
+		const record = contain === FORMAT_SHAPES.containers['a map of id → record'] ? { id: 'image_fast', [priceName]: priceValue } : { [idName]: 'image_fast', [priceName]: priceValue };
+		const scope = api().get(`${API_PATH}/studio/formats`).reply(200, contain([record]) as object);
+		const result = await runAction({ resource: 'studio', operation: 'listFormats' });
+		expect(result.output(NODE)[0].json).toMatchObject({ id: 'image_fast', price: 3 });
+		scope.done();
+	});
+});
