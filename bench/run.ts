@@ -471,7 +471,7 @@ async function main() {
 	const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 	writeFileSync(
 		join(__dirname, '..', 'BENCHMARKS.md'),
-		`# Benchmarks\n\nLatest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, on ${machine}. n8n 2.41.1 under Node 24 for the upload and download.\n\n${table}\n\nHow each is measured: see \`bench/run.ts\`. Baselines come from the same run: a raw \`fetch\` loop for per-item time, the limiter's allowed rate (20/s) for batches, a workflow that only reads the file for upload memory, and the same Get Generation without Download Outputs for download memory.\n`,
+		`# Benchmarks\n\nLatest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, on ${machine}. n8n 2.41.1 under Node 24 for the upload, download and per-item-in-n8n rows.\n\n${table}\n\nHow each is measured: see \`bench/run.ts\`. Baselines come from the same run: a raw \`fetch\` loop and n8n's bare request helper for per-item time, n8n's HTTP Request node in the same n8n for per-item time in n8n and for download memory, the limiter's allowed rate (20/s) for batches, a workflow that only reads the file for upload memory, and the same Get Generation without Download Outputs for download memory.\n`,
 	);
 	process.exit(0);
 }
