@@ -113,6 +113,7 @@ describe('API key credential', () => {
 		const scope = nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(200, { ok: true });
 		const result = await runAction({ resource: 'account', operation: 'checkConnection' }, { credentials: { socialContentApi: { instanceUrl: APP_URL, apiKey: '' } } });
 		expect(result.error?.message).toBe('The credential has no API key');
+		expect((result.error as { description?: string }).description).toMatch(/^Open the credential ".+" \(Social Content API\) and paste the API key/);
 		expect(scope.isDone()).toBe(false);
 		nock.cleanAll();
 	});
@@ -123,10 +124,6 @@ describe('API key credential', () => {
 		expect(credential.displayName).toBe('Social Content API');
 		expect(credential.properties.map((p) => p.name)).toEqual(['instanceUrl', 'apiKey']);
 		expect(credential.properties[1].typeOptions?.password).toBe(true);
-		expect(credential.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { Authorization: '={{$credentials.apiKey}}' } },
-		});
 	});
 });
 
@@ -184,6 +181,7 @@ describe('OAuth2 credential', () => {
 	});
 
 	test('an unconnected credential says to connect it, without sending anything', async () => {
+		const scope = nock(APP_URL).get(`${API_PATH}/brand`).reply(200, { found: false });
 		const result = await runAction(
 			{ resource: 'account', operation: 'getBrandProfile' },
 			{
@@ -194,8 +192,9 @@ describe('OAuth2 credential', () => {
 			},
 		);
 		expect(result.error?.message).toBe('The OAuth2 credential is not connected');
-		expect((result.error as { description?: string }).description).toContain('Connect my account');
-		expect(nock.pendingMocks()).toEqual([]);
+		expect((result.error as { description?: string }).description).toBe('Open the credential "test credential" (Social Content OAuth2 API) and click "Connect my account" (or "Reconnect").');
+		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
 	});
 
 	// PKCE itself is proven where n8n implements it: the end-to-end "OAuth2 connect flow" test

@@ -15,13 +15,12 @@ export function credentialTypeOf(authentication: Authentication): string | undef
 
 /** Where requests go and with which credential: read once per run from the node's credential. */
 export interface Connection {
-	credentialType: string;
 	/** The application's address, e.g. https://app.example.com */
 	appURL: string;
 	/** The public API's base, appURL + /api/public/v1 */
 	baseURL: string;
-	/** Kept only to scrub it from anything shown to the user. */
-	secret: string | undefined;
+	/** The key or token, sent raw in Authorization; scrubbed from anything shown to the user. */
+	secret: string;
 	host: string;
 }
 
@@ -42,12 +41,13 @@ export async function readConnection(ctx: ApiContext, itemIndex: number | undefi
 		});
 	}
 	const credentials = await ctx.getCredentials(credentialType);
+	const credential = credentialLabel(ctx, credentialType, authentication);
 	const instanceUrl = String(credentials.instanceUrl ?? '');
 	const baseURL = apiBaseUrl(instanceUrl);
 	if (!/^https?:\/\/[^/\s]+/i.test(baseURL)) {
 		throw new NodeOperationError(ctx.getNode(), 'The Instance URL in the credential is not a web address', {
 			itemIndex,
-			description: `Open the "${credentialType}" credential and enter the address of your instance, starting with https:// (for example https://app.example.com).`,
+			description: `Open ${credential} and enter the address of your instance, starting with https:// (for example https://app.example.com).`,
 		});
 	}
 	const token = (credentials.oauthTokenData as IDataObject | undefined)?.access_token;
@@ -60,12 +60,19 @@ export async function readConnection(ctx: ApiContext, itemIndex: number | undefi
 				itemIndex,
 				description:
 					authentication === 'oAuth2'
-						? `Open the "${credentialType}" credential and click "Connect my account" (or "Reconnect").`
-						: `Open the "${credentialType}" credential and paste the API key created in the application.`,
+						? `Open ${credential} and click "Connect my account" (or "Reconnect").`
+						: `Open ${credential} and paste the API key created in the application.`,
 			},
 		);
 	}
-	return { credentialType, appURL: appUrl(instanceUrl), baseURL, secret, host: new URL(baseURL).host };
+	return { appURL: appUrl(instanceUrl), baseURL, secret, host: new URL(baseURL).host };
+}
+
+/** The credential as the user knows it: the name they gave it, and its kind. */
+function credentialLabel(ctx: ApiContext, credentialType: string, authentication: Authentication): string {
+	const kind = authentication === 'oAuth2' ? 'Social Content OAuth2 API' : 'Social Content API';
+	const name = ctx.getNode().credentials?.[credentialType]?.name;
+	return name ? `the credential "${name}" (${kind})` : `the ${kind} credential`;
 }
 
 /** Execute contexts take an item index for parameters; load-options and poll contexts do not. */
@@ -96,7 +103,7 @@ export async function sendAuthenticated(
 	const ownOrigin = target.origin === new URL(connection.baseURL).origin;
 	const request: IHttpRequestOptions = {
 		...options,
-		headers: ownOrigin && connection.secret ? { ...options.headers, Authorization: connection.secret } : options.headers,
+		headers: ownOrigin ? { ...options.headers, Authorization: connection.secret } : options.headers,
 		sendCredentialsOnCrossOriginRedirect: false,
 		// The credential path sets this for its requests; the plain helper leaves it to the caller.
 		abortSignal: 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined,

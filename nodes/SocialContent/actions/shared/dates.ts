@@ -36,8 +36,9 @@ export function parseDate(value: unknown, timeZone: string): Date | undefined {
 	for (const parsed of [DateTime.fromISO(text, { zone }), DateTime.fromSQL(text, { zone })]) {
 		if (parsed.isValid) return parsed.toJSDate();
 	}
-	// Anything else JavaScript reads with its own zone (RFC 2822, "Dec 1, 2026 09:30 GMT").
+	// A date-shaped text luxon refused is no date ("2026-11-31"): Date.parse would roll it over.
 	if (/^\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
+	// Anything else as JavaScript reads it, with its own zone (RFC 2822, "Dec 1, 2026 09:30 GMT").
 	const parsed = Date.parse(text);
 	return Number.isNaN(parsed) ? undefined : new Date(parsed);
 }
