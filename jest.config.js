@@ -5,6 +5,7 @@ module.exports = {
 	testMatch: ['<rootDir>/test/**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
+	globalSetup: '<rootDir>/test/globalSetup.js',
 	setupFiles: ['<rootDir>/test/setup.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/secretLog.ts'],
 	testTimeout: 30000,

@@ -1,7 +1,7 @@
 /**
  * What `npm publish` would ship: exactly the built nodes, credentials, icons and codex files, with
  * README, LICENSE and package.json; no test code, no sources, no secrets. Reads `npm pack
- * --dry-run` over the dist/ that `npm run build` made (CI builds before it tests).
+ * --dry-run` over dist/, which test/globalSetup.js compiles before any suite runs.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -38,7 +38,7 @@ const packed: string[] = existsSync(join(ROOT, 'dist'))
 	: [];
 
 describe('the npm package', () => {
-	test('dist/ was built (npm run build) before the tests', () => {
+	test('dist/ was compiled before the tests (test/globalSetup.js)', () => {
 		expect(packed.length).toBeGreaterThan(0);
 	});
 
