@@ -14,7 +14,7 @@ import * as post from './actions/post';
 import { router } from './actions/router';
 import * as studio from './actions/studio';
 import { authenticationProperty, credentialsFor, requestOptionsProperty } from './descriptions';
-import { listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions, resourceMapping } from './methods';
 
 export class SocialContent implements INodeType {
 	description: INodeTypeDescription = {
@@ -57,7 +57,7 @@ export class SocialContent implements INodeType {
 		],
 	};
 
-	methods = { loadOptions, listSearch };
+	methods = { loadOptions, listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -8,6 +8,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { authenticationProperty, credentialsFor } from '../SocialContent/descriptions';
 import { loadOptions } from '../SocialContent/methods';
+import { simplifyProperty } from '../SocialContent/actions/shared/simplify';
 import { latestGeneration, pollGenerations, type TriggerOptions } from './pollGenerations';
 
 export class SocialContentTrigger implements INodeType {
@@ -54,6 +55,7 @@ export class SocialContentTrigger implements INodeType {
 				description:
 					"Whether to attach the outputs as binary data (output_0, output_1, …). A generation whose files cannot be downloaded is tried again on the next polls; after 5 it comes out without files and with an 'error' field.",
 			},
+			simplifyProperty,
 		],
 	};
 
@@ -64,6 +66,7 @@ export class SocialContentTrigger implements INodeType {
 			statuses: (this.getNodeParameter('events', ['done']) as string[]).filter(Boolean),
 			formats: this.getNodeParameter('formats', []) as string[],
 			download: this.getNodeParameter('downloadOutputs', false) as boolean,
+			simplify: this.getNodeParameter('simplify', true) as boolean,
 		};
 		if (this.getMode() === 'manual') {
 			// Fetch Test Event: the latest matching generation; the state is left alone.

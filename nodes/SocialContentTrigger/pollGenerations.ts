@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { generationItem, getGeneration, normaliseGeneration } from '../SocialContent/actions/shared/generations';
+import { simplifyGeneration } from '../SocialContent/actions/shared/simplify';
 import { walkPages } from '../SocialContent/actions/shared/paging';
 import { RunContext } from '../SocialContent/transport';
 
@@ -28,6 +29,8 @@ export interface TriggerOptions {
 	/** Format ids that fire; empty means all. */
 	formats: string[];
 	download: boolean;
+	/** Output simplified generations (see simplifyGeneration). */
+	simplify: boolean;
 }
 
 /** Pages read for the baseline: enough to find the generations still queued or running. */
@@ -105,7 +108,7 @@ async function emit(
 		try {
 			const detailed = await withDetails(run, generation);
 			if (options.formats.length && !options.formats.includes(String(detailed.format))) continue;
-			items.push(await generationItem(run.n8n, run, detailed, options.download));
+			items.push(await generationItem(run.n8n, run, detailed, options));
 			fired.push(String(generation.id));
 		} catch (error) {
 			const failure = { id: String(generation.id), status: String(generation.status), attempts: attempts + 1, error: messageOf(error).slice(0, MAX_ERROR_LENGTH) };
@@ -115,7 +118,7 @@ async function emit(
 				continue;
 			}
 			// Never lost silently: after the last try it comes out with what failed, so the workflow can decide.
-			items.push({ json: { ...generation, error: `Could not read this generation's ${options.download ? 'details or outputs' : 'details'} after ${failure.attempts} ${failure.attempts === 1 ? 'try' : 'tries'}: ${failure.error}` } });
+			items.push({ json: { ...(options.simplify ? simplifyGeneration(generation) : generation), error: `Could not read this generation's ${options.download ? 'details or outputs' : 'details'} after ${failure.attempts} ${failure.attempts === 1 ? 'try' : 'tries'}: ${failure.error}` } });
 			fired.push(failure.id);
 		}
 	}
@@ -172,7 +175,7 @@ export async function latestGeneration(ctx: IPollFunctions, options: TriggerOpti
 	for (const generation of latestFirst) {
 		const detailed = await withDetails(run, generation);
 		if (!options.formats.length || options.formats.includes(String(detailed.format))) {
-			return await generationItem(run.n8n, run, detailed, options.download);
+			return await generationItem(run.n8n, run, detailed, options);
 		}
 	}
 	return undefined;

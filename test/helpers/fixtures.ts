@@ -4,6 +4,8 @@ import nock from 'nock';
 import { ACTION_NODE_TYPE, registerNodeType, runChain, START_NODE_TYPE, type RunResult, type WorkflowNode } from './harness';
 import { PROBE_NODE_TYPE, TransportProbe } from './probeNode';
 
+export { formatInputs, startGeneration } from './parameters';
+
 registerNodeType(PROBE_NODE_TYPE, new TransportProbe());
 
 export const APP_URL = 'https://app.example.com';
@@ -105,3 +107,4 @@ afterEach(() => {
 afterAll(() => {
 	nock.restore();
 });
+

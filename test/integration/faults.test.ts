@@ -6,6 +6,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
+import { startGeneration as startGenerationOf } from '../helpers/parameters';
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -73,7 +74,7 @@ async function batch(parameters: INodeParameters, n: number, requestOptions: IDa
 }
 
 const createPost = { resource: 'post', operation: 'create', type: 'draft', channels: ['ch_linkedin'], content: { parts: [{ text: '={{ $json.text }}' }] } };
-const startGeneration = { resource: 'studio', operation: 'startGeneration', format: { __rl: true, mode: 'id', value: 'wall_of_text' }, hook: '={{ $json.text }}' };
+const startGeneration = startGenerationOf('wall_of_text', { hook: '={{ $json.text }}' });
 
 describe('faults', () => {
 	test('a 429 storm (2 req/s bucket, 4 concurrent): all 30 posts created once, none failed', async () => {

@@ -6,6 +6,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import nock from 'nock';
 
 import { MAX_ATTEMPTS } from '../../nodes/SocialContentTrigger/generationState';
+import { startGeneration } from '../helpers/parameters';
 import { ACTION_NODE_TYPE, activeTrigger, poll, runChain, START_NODE_TYPE, triggerWorkflow } from '../helpers/harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -65,20 +66,16 @@ describe('against the sandbox', () => {
 
 	test('studio: formats, start with wait and download, get, list, credits', async () => {
 		expect((await run({ resource: 'studio', operation: 'listFormats' })).items).toHaveLength(8);
-		const started = await run({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: { __rl: true, mode: 'list', value: 'slideshow' },
-			hook: '5 habits',
-			options: { waitForCompletion: true, downloadOutputs: true, pollInterval: 0.1, maxCredits: 10 },
-		});
+		const started = await run(
+			startGeneration('slideshow', { hook: '5 habits' }, { waitForCompletion: true, pollInterval: 0.1, options: { maxCredits: 10 } }),
+		);
 		expect(started.result.error).toBeUndefined();
 		const [item] = started.result.output('Node');
 		expect(item.json).toMatchObject({ status: 'done', credits: 5 });
 		expect(Object.keys(item.binary ?? {})).toEqual(['output_0', 'output_1', 'output_2']);
 		expect(item.binary?.output_0.mimeType).toBe('image/png');
 		const id = String(item.json.id);
-		expect((await run({ resource: 'studio', operation: 'getGeneration', generationId: id })).items[0]).toMatchObject({ id, status: 'done' });
+		expect((await run({ resource: 'studio', operation: 'getGeneration', generationId: { __rl: true, mode: 'id', value: id } })).items[0]).toMatchObject({ id, status: 'done' });
 		expect((await run({ resource: 'studio', operation: 'listGenerations', status: 'done', returnAll: true })).items.map((g) => g.id)).toEqual([id]);
 		expect((await run({ resource: 'studio', operation: 'getCredits' })).items[0]).toEqual({ credits: 95 });
 	});
@@ -86,7 +83,7 @@ describe('against the sandbox', () => {
 	test('studio: 402 reserves nothing, and the generation is started once', async () => {
 		sandbox.config.credits = 3;
 		sandbox.reset();
-		const { result } = await run({ resource: 'studio', operation: 'startGeneration', format: { __rl: true, mode: 'id', value: 'slideshow' }, hook: 'x' });
+		const { result } = await run(startGeneration('slideshow', { hook: 'x' }));
 		expect(result.error?.message).toBe('Not enough credits for this request. Nothing was reserved or charged');
 		expect(sandbox.state.credits).toBe(3);
 		expect(sandbox.state.counts.generationsStarted).toBe(0);
@@ -113,21 +110,26 @@ describe('against the sandbox', () => {
 			date: '2030-01-02T10:00:00',
 			channels: ['ch_x', 'ch_linkedin'],
 			content: { parts: [{ text: 'Hello' }] },
-			media: { files: [{ id: imported.id as string, path: imported.path as string }] },
-			settings: { who_can_reply_post: 'everyone' },
+			media: { files: [{ source: 'library', mediaId: imported.id as string }] },
 		});
 		expect(created.result.error).toBeUndefined();
 		expect(created.items.map((p) => p.integration)).toEqual(['ch_x', 'ch_linkedin']);
 		const listed = await run({ resource: 'post', operation: 'list', startDate: '2030-01-01', endDate: '2030-01-03' });
 		expect(listed.items.map((p) => (p.settings as IDataObject).__type)).toEqual(['x', 'linkedin']);
 		expect((await run({ resource: 'post', operation: 'findFreeSlot', channel: { __rl: true, mode: 'id', value: 'ch_x' } })).items[0].date).toMatch(/Z$/);
-		await run({ resource: 'post', operation: 'delete', postId: created.items[0].postId as string });
+		await run({ resource: 'post', operation: 'delete', postId: { __rl: true, mode: 'id', value: created.items[0].postId as string } });
 		expect(sandbox.state.posts).toHaveLength(0);
 	});
 
-	test('a 400 from the sandbox lists its field errors (X without who can reply)', async () => {
+	test('an X post with no setting at all is accepted: Who Can Reply goes as Everyone', async () => {
 		const { result } = await run({ resource: 'post', operation: 'create', type: 'now', channels: ['ch_x'], content: { parts: [{ text: 'Hi' }] } });
-		expect(result.error?.message).toBe('The service rejected the request: Validation failed; posts[0].settings.who_can_reply_post: is required for X');
+		expect(result.error).toBeUndefined();
+		expect(JSON.parse(String(sandbox.state.posts[0].settings))).toEqual({ who_can_reply_post: 'everyone', __type: 'x' });
+	});
+
+	test('a 400 from the sandbox lists its field errors', async () => {
+		const { result } = await run({ resource: 'post', operation: 'create', type: 'now', channels: ['ch_x'], content: { parts: [{ text: 'Hi' }] }, media: { files: [{ source: 'idPath', id: 'med_gone', path: '/uploads/gone.png' }] } });
+		expect(result.error?.message).toBe('The service rejected the request: Validation failed; posts[0].value.image: unknown media med_gone');
 	});
 
 	test('the sandbox received the raw key in every request, never "Bearer"', async () => {
@@ -183,7 +185,7 @@ describe('against the sandbox', () => {
 	test('trigger: baseline, then fires once when a generation finishes', async () => {
 		const workflow = triggerWorkflow({ events: ['done'], downloadOutputs: true });
 		expect(await poll(workflow, credentials)).toBeNull();
-		await run({ resource: 'studio', operation: 'startGeneration', format: { __rl: true, mode: 'id', value: 'wall_of_text' }, hook: 'x' });
+		await run(startGeneration('wall_of_text', { hook: 'x' }));
 		expect(await poll(workflow, credentials)).toBeNull();
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		const fired = await poll(workflow, credentials);
@@ -196,7 +198,7 @@ describe('against the sandbox', () => {
 		Object.assign(sandbox.config, { generationTimestamps: false, generationOrder: 'completion', generationPageSize: 2, queuedMs: 1e9 });
 		try {
 			const started = await run(
-				{ resource: 'studio', operation: 'startGeneration', format: { __rl: true, mode: 'id', value: 'wall_of_text' }, hook: '={{ $json.hook }}' },
+				startGeneration('wall_of_text', { hook: '={{ $json.hook }}' }),
 				[{ hook: 'a' }, { hook: 'b' }, { hook: 'c' }, { hook: 'd' }],
 			);
 			const [a, b, c, d] = started.items.map((item) => String(item.id));

@@ -44,20 +44,37 @@ const DEFAULTS = {
 	generationTimestamps: true,
 	generationOrder: 'creation',
 	generationPageSize: 0,
+	/** How a format record shows its inputs: 'names', 'fields' or 'schema' (see FORMAT_RECORDS). */
+	formatRecords: 'fields',
 	/** Output files of these generation ids answer 404 (true: every one). */
 	missingOutputs: [],
 };
 
+/** Each format's inputs: name, type, and whether a start without it is refused (400). */
+const text = (name, required = true) => ({ name, type: 'string', required });
 const FORMATS = [
-	{ id: 'wall_of_text', name: 'Wall of text', inputs: ['hook'], credits: 1, output: 'png' },
-	{ id: 'slideshow', name: 'Slideshow', inputs: ['hook', 'slides'], credits: 5, output: 'png', count: 3 },
-	{ id: 'hook_plus_demo', name: 'Hook + demo', inputs: ['hook', 'demoUrl'], credits: 8, output: 'mp4' },
-	{ id: 'voiceover', name: 'Voiceover', inputs: ['script', 'voice'], credits: 3, output: 'mp3' },
-	{ id: 'image_fast', name: 'Image (fast)', inputs: ['prompt'], credits: 1, output: 'png' },
-	{ id: 'image_quality', name: 'Image (quality)', inputs: ['prompt'], credits: 4, output: 'png' },
-	{ id: 'image_pro', name: 'Image (pro)', inputs: ['prompt'], credits: 12, output: 'png' },
-	{ id: 'video_clip', name: 'Video clip', inputs: ['prompt', 'seconds'], credits: 40, output: 'mp4' },
+	{ id: 'wall_of_text', name: 'Wall of text', inputs: [text('hook')], credits: 1, output: 'png' },
+	{ id: 'slideshow', name: 'Slideshow', inputs: [text('hook'), { name: 'slides', type: 'number', required: false }], credits: 5, output: 'png', count: 3 },
+	{ id: 'hook_plus_demo', name: 'Hook + demo', inputs: [text('hook'), { name: 'demoUrl', type: 'url', required: true }], credits: 8, output: 'mp4' },
+	{ id: 'voiceover', name: 'Voiceover', inputs: [text('script'), { name: 'voice', type: 'string', required: false, options: ['warm', 'bright', 'calm'] }], credits: 3, output: 'mp3' },
+	{ id: 'image_fast', name: 'Image (fast)', inputs: [text('prompt')], credits: 1, output: 'png' },
+	{ id: 'image_quality', name: 'Image (quality)', inputs: [text('prompt')], credits: 4, output: 'png' },
+	{ id: 'image_pro', name: 'Image (pro)', inputs: [text('prompt')], credits: 12, output: 'png' },
+	{ id: 'video_clip', name: 'Video clip', inputs: [text('prompt'), { name: 'seconds', type: 'number', required: false }], credits: 40, output: 'mp4' },
 ];
+/**
+ * How GET /studio/formats shows a format's inputs (the spec: "Field names and shape of the format
+ * record: not shown"): a list of names, a list of field records, or a JSON Schema.
+ */
+const FORMAT_RECORDS = {
+	names: (inputs) => inputs.map((input) => input.name),
+	fields: (inputs) => inputs.map(({ options, ...input }) => ({ ...input, ...(options ? { options } : {}) })),
+	schema: (inputs) => ({
+		type: 'object',
+		properties: Object.fromEntries(inputs.map((input) => [input.name, { type: input.type === 'url' ? 'string' : input.type, ...(input.type === 'url' ? { format: 'uri' } : {}), ...(input.options ? { enum: input.options } : {}) }])),
+		required: inputs.filter((input) => input.required).map((input) => input.name),
+	}),
+};
 const MIME = { png: 'image/png', mp4: 'video/mp4', mp3: 'audio/mpeg', txt: 'text/plain' };
 const CHANNELS = [
 	{ id: 'ch_x', name: 'Sandbox on X', identifier: 'x', picture: '/uploads/avatar.png', disabled: false },
@@ -261,12 +278,20 @@ function createSandbox(options = {}) {
 			const topic = body.topic ?? 'your brand';
 			return json(200, { hooks: Array.from({ length: count }, (_, i) => ({ hook: `Hook ${i + 1} about ${topic}`, platform: body.platform ?? 'any' })) });
 		}
-		if (m === 'GET' && route === '/studio/formats') return json(200, FORMATS.map(({ output, count, ...f }) => f));
+		if (m === 'GET' && route === '/studio/formats') return json(200, FORMATS.map(({ output, count, inputs, ...f }) => ({ ...f, inputs: FORMAT_RECORDS[config.formatRecords](inputs) })));
 		if (m === 'POST' && route === '/studio/generations') {
 			const body = await readJson(req);
 			const format = FORMATS.find((f) => f.id === body.formatId);
 			if (!format) throw badRequest([{ field: 'formatId', message: `unknown format "${body.formatId}"` }]);
 			if (!body.input || typeof body.input !== 'object') throw badRequest([{ field: 'input', message: 'must be an object' }]);
+			const inputErrors = format.inputs.flatMap((input) => {
+				const value = body.input[input.name];
+				if (value === undefined || value === null || value === '') return input.required ? [{ field: `input.${input.name}`, message: `Missing required input "${input.name}"` }] : [];
+				if (input.type === 'number' && typeof value !== 'number') return [{ field: `input.${input.name}`, message: 'must be a number' }];
+				if (input.options && !input.options.includes(value)) return [{ field: `input.${input.name}`, message: `must be one of ${input.options.join(', ')}` }];
+				return [];
+			});
+			if (inputErrors.length) throw badRequest(inputErrors);
 			if (state.credits < format.credits) return json(402, { msg: `This needs ${format.credits} credits; ${state.credits} left. Nothing was reserved.` });
 			state.credits -= format.credits;
 			state.counts.generationsStarted++;

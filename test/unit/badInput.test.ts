@@ -6,7 +6,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resources } from '../../nodes/SocialContent/actions/router';
-import { API_KEY, API_PATH, api, runAction } from '../helpers/fixtures';
+import { API_KEY, API_PATH, api, formatInputs, runAction, startGeneration } from '../helpers/fixtures';
 
 const CHANNELS = [
 	{ id: 'ch_x', name: 'X', identifier: 'x' },
@@ -16,8 +16,8 @@ const CHANNELS = [
 const channels = () => api().get(`${API_PATH}/integrations`).reply(200, CHANNELS);
 const formats = () => api().get(`${API_PATH}/studio/formats`).reply(200, [{ id: 'slideshow', credits: 10 }, { id: 'free_form' }]);
 const id = (value: string) => ({ __rl: true, mode: 'id', value });
-const post = (extra: IDataObject) => ({ resource: 'post', operation: 'create', type: 'now', channels: ['ch_x'], content: { parts: [{ text: 'Hi' }] }, settings: { who_can_reply_post: 'everyone' }, ...extra });
-const start = (extra: IDataObject) => ({ resource: 'studio', operation: 'startGeneration', format: id('slideshow'), hook: 'x', ...extra });
+const post = (extra: IDataObject) => ({ resource: 'post', operation: 'create', type: 'now', channels: ['ch_x'], content: { parts: [{ text: 'Hi' }] }, ...extra });
+const start = (extra: IDataObject) => startGeneration('slideshow', { hook: 'x' }, extra as INodeParameters);
 
 type Case = [
 	name: string,
@@ -26,6 +26,7 @@ type Case = [
 	kind: 'NodeOperationError' | 'NodeApiError',
 	setup?: () => unknown,
 	credentials?: ICredentialDataDecryptedObject,
+	items?: IDataObject[],
 ];
 
 const CASES: Case[] = [
@@ -43,23 +44,28 @@ const CASES: Case[] = [
 	['start: format expression gives nothing', start({ format: id('={{ $json.nothing }}') }), 'No format chosen', 'NodeOperationError'],
 	['start: unknown format with Max Credits', start({ format: id('nope'), options: { maxCredits: 5 } }), 'Unknown format "nope"', 'NodeOperationError', formats],
 	['start: unknown format, the service refuses', start({ format: id('nope') }), 'The service rejected the request: formatId: unknown format', 'NodeApiError', () => api().post(`${API_PATH}/studio/generations`).reply(400, { errors: [{ field: 'formatId', message: 'unknown format' }] })],
-	['start: malformed Inputs (JSON)', start({ inputJson: '{"hook": ' }), '"Inputs (JSON)" is not valid JSON', 'NodeOperationError'],
-	['start: Inputs (JSON) is an array', start({ inputJson: '[1, 2]' }), '"Inputs (JSON)" must be a JSON object', 'NodeOperationError'],
-	['start: Inputs (JSON) is a string', start({ inputJson: '"hook"' }), '"Inputs (JSON)" must be a JSON object', 'NodeOperationError'],
+	['start: malformed Inputs (JSON)', start({ inputMode: 'json', inputJson: '{"hook": ' }), '"Inputs (JSON)" is not valid JSON', 'NodeOperationError'],
+	['start: Inputs (JSON) is an array', start({ inputMode: 'json', inputJson: '[1, 2]' }), '"Inputs (JSON)" must be a JSON object', 'NodeOperationError'],
+	['start: Inputs (JSON) is a string', start({ inputMode: 'json', inputJson: '"hook"' }), '"Inputs (JSON)" must be a JSON object', 'NodeOperationError'],
+	['start: a required input left empty', start({ inputs: formatInputs({ hook: '' }, [{ id: 'hook', required: true }]) }), 'Format "slideshow" needs "hook"', 'NodeOperationError'],
+	['start: a required input missing from the item (map automatically)', start({ inputs: { ...formatInputs({}, [{ id: 'hook', required: true }]), mappingMode: 'autoMapInputData' } }), 'Format "slideshow" needs "hook"', 'NodeOperationError'],
+	['start: a number input that is not a number', start({ inputs: formatInputs({ hook: 'x', slides: '={{ "many" }}' }, [{ id: 'hook' }, { id: 'slides', type: 'number' }]) }), /^Invalid input for 'slides'/, 'NodeOperationError'],
 	['start: price above Max Credits', start({ options: { maxCredits: 5 } }), 'Format "slideshow" costs 10 credits, more than Max Credits (5)', 'NodeOperationError', formats],
 	['start: no price known with Max Credits', start({ format: id('free_form'), options: { maxCredits: 5 } }), 'The service gives no price for format "free_form", so Max Credits cannot be checked', 'NodeOperationError', formats],
 	['start: not enough credits', start({}), 'Not enough credits for this request. Nothing was reserved or charged', 'NodeApiError', () => api().post(`${API_PATH}/studio/generations`).reply(402, {})],
-	['get generation: empty id', { resource: 'studio', operation: 'getGeneration', generationId: '={{ "" }}' }, '"Generation ID" is empty', 'NodeOperationError'],
-	['get generation: id of spaces', { resource: 'studio', operation: 'getGeneration', generationId: '   ' }, '"Generation ID" is empty', 'NodeOperationError'],
-	['get generation: unknown id', { resource: 'studio', operation: 'getGeneration', generationId: 'gen_nope' }, 'Not found: GET /studio/generations/gen_nope (404)', 'NodeApiError', () => api().get(`${API_PATH}/studio/generations/gen_nope`).reply(404, {})],
+	['get generation: empty id', { resource: 'studio', operation: 'getGeneration', generationId: id('={{ "" }}') }, 'No generation chosen', 'NodeOperationError'],
+	['get generation: id of spaces', { resource: 'studio', operation: 'getGeneration', generationId: id('   ') }, 'No generation chosen', 'NodeOperationError'],
+	['get generation: unknown id', { resource: 'studio', operation: 'getGeneration', generationId: id('gen_nope') }, 'Not found: GET /studio/generations/gen_nope (404)', 'NodeApiError', () => api().get(`${API_PATH}/studio/generations/gen_nope`).reply(404, {})],
 	['list generations: the service refuses the status', { resource: 'studio', operation: 'listGenerations', status: '={{ "finished" }}', returnAll: true }, 'The service rejected the request: status: unknown status', 'NodeApiError', () => api().get(`${API_PATH}/studio/generations`).query(true).reply(400, { errors: [{ field: 'status', message: 'unknown status' }] })],
 	// Channel
 	['connect URL: empty custom provider', { resource: 'channel', operation: 'getConnectUrl', provider: 'custom', customProvider: ' ' }, '"Custom Provider" is empty', 'NodeOperationError'],
 	['disconnect: channel expression gives nothing', { resource: 'channel', operation: 'disconnect', channel: id('={{ $json.nothing }}') }, 'No channel chosen', 'NodeOperationError'],
 	['disconnect: unknown channel', { resource: 'channel', operation: 'disconnect', channel: id('ch_gone') }, 'Not found: DELETE /integrations/ch_gone (404)', 'NodeApiError', () => api().delete(`${API_PATH}/integrations/ch_gone`).reply(404, {})],
 	['analytics: channel expression gives nothing', { resource: 'channel', operation: 'getAnalytics', channel: id('={{ "" }}') }, 'No channel chosen', 'NodeOperationError'],
-	['analytics: the service refuses the date', { resource: 'channel', operation: 'getAnalytics', channel: id('ch_x'), date: 'yesterday-ish' }, 'The service rejected the request: date must be a number of days', 'NodeApiError', () => api().get(`${API_PATH}/analytics/ch_x`).query(true).reply(400, { msg: 'date must be a number of days' })],
-	['post analytics: empty post id', { resource: 'channel', operation: 'getPostAnalytics', postId: '={{ "" }}' }, '"Post ID" is empty', 'NodeOperationError'],
+	['analytics: a period of 0 days', { resource: 'channel', operation: 'getAnalytics', channel: id('ch_x'), periodDays: 0 }, '"Period (Days)" must be a whole number of days, 1 or more (got 0)', 'NodeOperationError'],
+	['analytics: the service refuses the period', { resource: 'channel', operation: 'getAnalytics', channel: id('ch_x'), periodDays: 400 }, 'The service rejected the request: date must be at most 365 days', 'NodeApiError', () => api().get(`${API_PATH}/analytics/ch_x`).query(true).reply(400, { msg: 'date must be at most 365 days' })],
+	['post analytics: empty post id', { resource: 'channel', operation: 'getPostAnalytics', postId: id('={{ "" }}') }, 'No post chosen', 'NodeOperationError'],
+	['post analytics: a period that is not a whole number', { resource: 'channel', operation: 'getPostAnalytics', postId: id('p_1'), periodDays: 1.5 }, '"Period (Days)" must be a whole number of days, 1 or more (got 1.5)', 'NodeOperationError'],
 	// Media
 	['upload: no binary data at all', { resource: 'media', operation: 'upload', binaryPropertyName: 'data' }, 'The input item has no binary field "data"', 'NodeOperationError'],
 	['upload: another binary field name', { resource: 'media', operation: 'upload', binaryPropertyName: 'photo' }, 'The input item has no binary field "photo"', 'NodeOperationError'],
@@ -80,17 +86,24 @@ const CASES: Case[] = [
 	['create: 30 February', post({ type: 'schedule', date: '={{ "2026-02-30" }}' }), '"Date" is not a valid date: "2026-02-30"', 'NodeOperationError'],
 	['create: schedule without a date', post({ type: 'schedule', date: '={{ "" }}' }), '"Date" is not a valid date: ""', 'NodeOperationError'],
 	['create: no text and no media', post({ content: { parts: [{ text: ' ' }] } }), 'The post has no text and no media', 'NodeOperationError'],
-	['create: media without a path', post({ media: { files: [{ id: 'med_1', path: '' }] } }), 'Each media file needs both an ID and a path', 'NodeOperationError'],
-	['create: media without an id', post({ media: { files: [{ id: '', path: '/uploads/a.png' }] } }), 'Each media file needs both an ID and a path', 'NodeOperationError'],
-	['create: malformed settings JSON', post({ settings: { json: '{oops' } }), '"Settings (JSON)" is not valid JSON', 'NodeOperationError'],
-	['create: settings JSON is an array', post({ settings: { json: '[]' } }), '"Settings (JSON)" must be a JSON object', 'NodeOperationError'],
-	['create: the service requires a setting', post({ settings: {} }), 'The service rejected the request: posts[0].settings.who_can_reply_post: is required for X', 'NodeApiError', () => { channels(); api().post(`${API_PATH}/posts`).reply(400, { errors: [{ field: 'posts[0].settings.who_can_reply_post', message: 'is required for X' }] }); }],
+	['create: media by ID and path without a path', post({ media: { files: [{ source: 'idPath', id: 'med_1', path: '' }] } }), 'Media file 1 needs both an ID and a path (got ID "med_1" and no path)', 'NodeOperationError'],
+	['create: media by ID and path without an id', post({ media: { files: [{ source: 'idPath', id: '', path: '/uploads/a.png' }] } }), 'Media file 1 needs both an ID and a path (got no ID and path "/uploads/a.png")', 'NodeOperationError'],
+	['create: media from a binary field the item lacks', post({ media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] } }), 'The input item has no binary field "photo"', 'NodeOperationError'],
+	['create: outputs of a generation, but the item is none', post({ media: { files: [{ source: 'generation' }] } }), 'Media file 1: the input item is not a finished generation with outputs', 'NodeOperationError'],
+	['create: an output without a media id', post({ media: { files: [{ source: 'generation' }] } }), 'Media file 1: output 1 needs both an ID and a path (got no ID and path "https://cdn.example.net/a.png")', 'NodeOperationError', undefined, undefined, [{ id: 'gen_1', status: 'done', outputs: ['https://cdn.example.net/a.png'] }]],
+	['create: media library, no file chosen', post({ media: { files: [{ source: 'library', mediaId: '' }] } }), 'Media file 1: no media file chosen', 'NodeOperationError'],
+	['create: media library, a file that is not there', post({ media: { files: [{ source: 'library', mediaId: 'med_gone' }] } }), 'Media file "med_gone" is not in the media library', 'NodeOperationError', () => { channels(); api().get(`${API_PATH}/media`).reply(200, [{ id: 'med_1', path: '/uploads/a.png' }]); }],
+	['create: a setting without a name', post({ settings: { setting: [{ target: 'network:x', name: ' ', value: '1' }] } }), 'A setting has no name', 'NodeOperationError', channels],
+	['create: a setting without a target', post({ settings: { setting: [{ target: '', name: 'title', value: '1' }] } }), 'A setting does not say what it applies to', 'NodeOperationError', channels],
+	['create: a setting for a channel the post does not go to', post({ settings: { setting: [{ target: 'channel:ch_li', name: 'title', value: '1' }] } }), 'A setting applies to channel "ch_li", which is not among the post\'s channels', 'NodeOperationError', channels],
+	['create: a text for a channel the post does not go to', post({ options: { channelTexts: { text: [{ channel: 'ch_li', text: 'Hi LinkedIn' }] } } }), '"Text Per Channel" names channel "ch_li", which is not among the post\'s channels', 'NodeOperationError', channels],
+	['create: the service requires a setting', post({ channels: ['ch_li'] }), 'The service rejected the request: posts[0].settings.title: is required for LinkedIn', 'NodeApiError', () => { channels(); api().post(`${API_PATH}/posts`).reply(400, { errors: [{ field: 'posts[0].settings.title', message: 'is required for LinkedIn' }] }); }],
 	// Post → List, Delete, Find Free Slot
 	['list posts: bad start date', { resource: 'post', operation: 'list', startDate: '={{ "soon" }}', endDate: '2026-11-02' }, '"Start Date" is not a valid date: "soon"', 'NodeOperationError'],
 	['list posts: bad end date', { resource: 'post', operation: 'list', startDate: '2026-11-01', endDate: '={{ "2026-11-31" }}' }, '"End Date" is not a valid date: "2026-11-31"', 'NodeOperationError'],
 	['list posts: empty start date', { resource: 'post', operation: 'list', startDate: '={{ "" }}', endDate: '2026-11-02' }, '"Start Date" is not a valid date: ""', 'NodeOperationError'],
-	['delete post: empty id', { resource: 'post', operation: 'delete', postId: '={{ "" }}' }, '"Post ID" is empty', 'NodeOperationError'],
-	['delete post: unknown id', { resource: 'post', operation: 'delete', postId: 'p_gone' }, 'Not found: DELETE /posts/p_gone (404)', 'NodeApiError', () => api().delete(`${API_PATH}/posts/p_gone`).reply(404, {})],
+	['delete post: empty id', { resource: 'post', operation: 'delete', postId: id('={{ "" }}') }, 'No post chosen', 'NodeOperationError'],
+	['delete post: unknown id', { resource: 'post', operation: 'delete', postId: id('p_gone') }, 'Not found: DELETE /posts/p_gone (404)', 'NodeApiError', () => api().delete(`${API_PATH}/posts/p_gone`).reply(404, {})],
 	['find slot: channel expression gives nothing', { resource: 'post', operation: 'findFreeSlot', channel: id('={{ "" }}') }, 'No channel chosen', 'NodeOperationError'],
 	// Credentials
 	['Instance URL without https://', { resource: 'account', operation: 'checkConnection' }, 'The Instance URL in the credential is not a web address', 'NodeOperationError', undefined, { instanceUrl: 'app.example.com', apiKey: API_KEY }],
@@ -108,11 +121,11 @@ describe('bad input: every case fails its item with a message that says what to 
 	});
 
 	test.each(CASES.map((row) => [row[0], row] as const))('%s', async (_name, row) => {
-		const [, parameters, message, kind, setup, credentials] = row;
+		const [, parameters, message, kind, setup, credentials, items] = row;
 		setup?.();
 		// With continueOnFail the bad item becomes an error item; its error keeps the item's index.
 		const result = await runAction(parameters as INodeParameters, {
-			items: [{}],
+			items: items ?? [{}],
 			onError: 'continueRegularOutput',
 			credentials: credentials ? { socialContentApi: credentials } : undefined,
 		});

@@ -1,3 +1,5 @@
+import nock from 'nock';
+
 import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
 
 const channels = [
@@ -12,9 +14,18 @@ describe('Channel → List', () => {
 		['a wrapper', { integrations: channels }],
 	])('GET /integrations answering %s → one item per channel', async (_shape, body) => {
 		const scope = api().get(`${API_PATH}/integrations`).reply(200, body);
-		const result = await runAction({ resource: 'channel', operation: 'list' });
+		const result = await runAction({ resource: 'channel', operation: 'list', simplify: false });
 		expect(result.output(NODE).map((item) => item.json)).toEqual(channels);
 		scope.done();
+	});
+
+	test('Simplify (the default): id, name, identifier and the network\'s name; other fields dropped', async () => {
+		api().get(`${API_PATH}/integrations`).reply(200, [{ ...channels[0], providerIdentifier: 'x', disabled: false, customer: { id: 'c' } }, channels[1]]);
+		const result = await runAction({ resource: 'channel', operation: 'list' });
+		expect(result.output(NODE).map((item) => item.json)).toEqual([
+			{ id: 'ch_x', name: 'Acme on X', identifier: 'x', network: 'X', disabled: false },
+			{ id: 'ch_li', name: 'Acme on LinkedIn', identifier: 'linkedin', network: 'LinkedIn' },
+		]);
 	});
 });
 
@@ -74,30 +85,35 @@ describe('Channel → Get Analytics / Get Post Analytics', () => {
 	test('GET /analytics/:integration?date=7; a list → one item per metric', async () => {
 		const metrics = [{ label: 'Impressions', data: [{ total: 10, date: '2026-11-01' }] }, { label: 'Likes', data: [] }];
 		const scope = api().get(`${API_PATH}/analytics/ch_x`).query({ date: '7' }).reply(200, metrics);
-		const result = await runAction({ resource: 'channel', operation: 'getAnalytics', channel: channel('ch_x'), date: '7' });
+		const result = await runAction({ resource: 'channel', operation: 'getAnalytics', channel: channel('ch_x'), periodDays: 7 });
 		expect(result.output(NODE).map((item) => item.json)).toEqual(metrics);
 		scope.done();
 	});
 
-	test('without a date, no date query is sent', async () => {
-		const scope = api()
-			.get(`${API_PATH}/analytics/ch_x`)
-			.query((query) => Object.keys(query).length === 0)
-			.reply(200, { impressions: 3 });
+	test('Period (Days) untouched: the last 7 days (date=7)', async () => {
+		const scope = api().get(`${API_PATH}/analytics/ch_x`).query({ date: '7' }).reply(200, { impressions: 3 });
 		const result = await runAction({ resource: 'channel', operation: 'getAnalytics', channel: channel('ch_x') });
 		expect(result.output(NODE)[0].json).toEqual({ impressions: 3 });
 		scope.done();
 	});
 
+	test.each([[0], [2.5], [-7]])('Period (Days) %p is a parameter error; nothing is sent', async (periodDays) => {
+		const scope = api().get(/analytics/).reply(200, {});
+		const result = await runAction({ resource: 'channel', operation: 'getAnalytics', channel: channel('ch_x'), periodDays });
+		expect(result.error?.message).toBe(`"Period (Days)" must be a whole number of days, 1 or more (got ${periodDays})`);
+		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+
 	test('GET /analytics/post/:postId?date=', async () => {
 		const scope = api().get(`${API_PATH}/analytics/post/p_1`).query({ date: '30' }).reply(200, { likes: 4 });
-		const result = await runAction({ resource: 'channel', operation: 'getPostAnalytics', postId: 'p_1', date: '30' });
+		const result = await runAction({ resource: 'channel', operation: 'getPostAnalytics', postId: { __rl: true, mode: 'id', value: 'p_1' }, periodDays: 30 });
 		expect(result.output(NODE)[0].json).toEqual({ likes: 4 });
 		scope.done();
 	});
 
 	test('an empty post id is a parameter error', async () => {
-		const result = await runAction({ resource: 'channel', operation: 'getPostAnalytics', postId: '={{ "" }}' });
-		expect(result.error?.message).toBe('"Post ID" is empty');
+		const result = await runAction({ resource: 'channel', operation: 'getPostAnalytics', postId: { __rl: true, mode: 'id', value: '={{ "" }}' } });
+		expect(result.error?.message).toBe('No post chosen');
 	});
 });

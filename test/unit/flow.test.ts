@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_PATH, api, apiKeyCredentials } from '../helpers/fixtures';
+import { API_PATH, api, apiKeyCredentials, startGeneration } from '../helpers/fixtures';
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness';
 
-test('Start Generation (wait, download) → Create Post with the output attached, end to end', async () => {
+test('Start Generation (wait, download) → Create Post with its outputs attached (no expression), end to end', async () => {
 	let postBody: IDataObject | undefined;
 	const scope = api()
 		.post(`${API_PATH}/studio/generations`, { formatId: 'slideshow', input: { hook: 'Five habits' } })
@@ -34,11 +34,7 @@ test('Start Generation (wait, download) → Create Post with the output attached
 				type: ACTION_NODE_TYPE,
 				credentials,
 				parameters: {
-					resource: 'studio',
-					operation: 'startGeneration',
-					format: { __rl: true, mode: 'list', value: 'slideshow' },
-					hook: 'Five habits',
-					options: { waitForCompletion: true, downloadOutputs: true, pollInterval: 0.1 },
+					...startGeneration('slideshow', { hook: 'Five habits' }, { waitForCompletion: true, pollInterval: 0.1 }),
 				},
 			},
 			{
@@ -51,8 +47,7 @@ test('Start Generation (wait, download) → Create Post with the output attached
 					type: 'now',
 					channels: ['ch_x', 'ch_li'],
 					content: { parts: [{ text: '=New slideshow: {{ $json.id }}' }] },
-					media: { files: [{ id: '={{ $json.outputs[0].id }}', path: '={{ $json.outputs[0].path }}' }] },
-					settings: { who_can_reply_post: 'everyone' },
+					media: { files: [{ source: 'generation' }] },
 				},
 			},
 		],

@@ -11,10 +11,10 @@ const scoreResult = {
 };
 
 describe('Hook → Score', () => {
-	test('POST /hooks/score with text only; output the score result', async () => {
+	test('POST /hooks/score with text only; output the score result and the text it scored', async () => {
 		const scope = api().post(`${API_PATH}/hooks/score`, { text: 'Stop scrolling' }).reply(200, scoreResult);
 		const result = await runAction({ resource: 'hook', operation: 'score', text: '  Stop scrolling ' });
-		expect(result.output(NODE)).toEqual([{ json: scoreResult, pairedItem: { item: 0 } }]);
+		expect(result.output(NODE)).toEqual([{ json: { text: 'Stop scrolling', ...scoreResult }, pairedItem: { item: 0 } }]);
 		scope.done();
 	});
 

@@ -14,12 +14,12 @@ const channels = [
 ];
 
 describe('dropdowns, loaded through the same transport', () => {
-	test('getChannels: "Name (network)" → id, sorted, with the raw key', async () => {
+	test('getChannels: "Name · Network" → id, sorted, with the raw key', async () => {
 		const scope = api().get(`${API_PATH}/integrations`).matchHeader('authorization', API_KEY).reply(200, channels);
 		const options = await node.methods.loadOptions.getChannels.call(context());
 		expect(options).toEqual([
-			{ name: 'Acme (x)', value: 'ch_x' },
-			{ name: 'Acme Corp (linkedin)', value: 'ch_li' },
+			{ name: 'Acme · X', value: 'ch_x' },
+			{ name: 'Acme Corp · LinkedIn', value: 'ch_li' },
 		]);
 		scope.done();
 	});
@@ -27,19 +27,21 @@ describe('dropdowns, loaded through the same transport', () => {
 	test('searchChannels filters by name, network or id', async () => {
 		api().get(`${API_PATH}/integrations`).reply(200, { integrations: channels });
 		const found = await node.methods.listSearch.searchChannels.call(context(), 'linked');
-		expect(found).toEqual({ results: [{ name: 'Acme Corp (linkedin)', value: 'ch_li' }] });
+		expect(found).toEqual({ results: [{ name: 'Acme Corp · LinkedIn', value: 'ch_li' }] });
 	});
 
-	test('searchFormats shows the credit price', async () => {
+	test('searchFormats shows the credit price ("1 credit", "2 credits") and what each format needs', async () => {
 		api()
 			.get(`${API_PATH}/studio/formats`)
 			.reply(200, [
-				{ id: 'wall_of_text', name: 'Wall of text', credits: 2 },
+				{ id: 'wall_of_text', name: 'Wall of text', credits: 2, inputs: [{ name: 'hook', required: true }] },
+				{ id: 'image_fast', name: 'Image (fast)', credits: 1, inputs: ['prompt'] },
 				{ id: 'video_clip', name: 'Video clip' },
 			]);
 		const found = await node.methods.listSearch.searchFormats.call(context());
 		expect(found.results).toEqual([
-			{ name: 'Wall of text (2 credits)', value: 'wall_of_text' },
+			{ name: 'Wall of text · 2 credits', value: 'wall_of_text', description: 'Needs: Hook' },
+			{ name: 'Image (fast) · 1 credit', value: 'image_fast', description: 'Inputs: Prompt' },
 			{ name: 'Video clip', value: 'video_clip' },
 		]);
 	});
@@ -47,7 +49,7 @@ describe('dropdowns, loaded through the same transport', () => {
 	test('getFormats (for the trigger filter)', async () => {
 		api().get(`${API_PATH}/studio/formats`).reply(200, { formats: [{ formatId: 'slideshow', price: 10 }] });
 		expect(await node.methods.loadOptions.getFormats.call(context())).toEqual([
-			{ name: 'slideshow (10 credits)', value: 'slideshow' },
+			{ name: 'slideshow · 10 credits', value: 'slideshow' },
 		]);
 	});
 

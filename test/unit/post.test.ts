@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
+import nock from 'nock';
 
-import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
+import { API_PATH, api, apiKeyCredentials, NODE, runAction } from '../helpers/fixtures';
+import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness';
 
 const channels = [
 	{ id: 'ch_x', name: 'Acme on X', identifier: 'x' },
@@ -28,16 +30,23 @@ const base = {
 };
 
 describe('Post → Create', () => {
-	test('Schedule: exact body, date as UTC ISO with ms and Z, __type from each channel; one item per channel', async () => {
+	test('Schedule: exact body, date as UTC ISO with ms and Z, __type from each channel, settings only where they apply; one item per channel', async () => {
 		const { sent, scope } = capturePost();
 		const result = await runAction({
 			...base,
 			type: 'schedule',
 			date: '2026-12-01T09:30:00+01:00',
 			content: { parts: [{ text: 'Part one' }, { text: 'Part two' }] },
-			media: { files: [{ id: 'med_1', path: '/uploads/a.png' }] },
-			settings: { who_can_reply_post: 'following', other: { setting: [{ name: 'made_with_ai', value: 'true' }] }, json: '{"title":"T"}' },
-			options: { shortLink: true, tags: 'launch, promo' },
+			media: { files: [{ source: 'idPath', id: 'med_1', path: '/uploads/a.png' }] },
+			settings: {
+				xWhoCanReply: [{ value: 'following' }],
+				setting: [
+					{ target: 'network:linkedin', name: 'title', value: 'T' },
+					{ target: 'channel:ch_x', name: 'made_with_ai', value: 'true' },
+					{ target: 'network:instagram', name: 'post_type', value: 'story' },
+				],
+			},
+			options: { shortLink: true, tags: 'launch, promo', channelTexts: { text: [{ channel: 'ch_x', text: 'Short one' }] } },
 		});
 		expect(result.error).toBeUndefined();
 		expect(sent.body).toEqual({
@@ -49,10 +58,10 @@ describe('Post → Create', () => {
 				{
 					integration: { id: 'ch_x' },
 					value: [
-						{ content: 'Part one', image: [{ id: 'med_1', path: '/uploads/a.png' }] },
+						{ content: 'Short one', image: [{ id: 'med_1', path: '/uploads/a.png' }] },
 						{ content: 'Part two', image: [] },
 					],
-					settings: { who_can_reply_post: 'following', made_with_ai: true, title: 'T', __type: 'x' },
+					settings: { who_can_reply_post: 'following', made_with_ai: true, __type: 'x' },
 				},
 				{
 					integration: { id: 'ch_li' },
@@ -60,7 +69,7 @@ describe('Post → Create', () => {
 						{ content: 'Part one', image: [{ id: 'med_1', path: '/uploads/a.png' }] },
 						{ content: 'Part two', image: [] },
 					],
-					settings: { made_with_ai: true, title: 'T', __type: 'linkedin' },
+					settings: { title: 'T', __type: 'linkedin' },
 				},
 			],
 		});
@@ -152,16 +161,44 @@ describe('Post → Create', () => {
 		expect(result.error?.message).toBe('The post has no text and no media');
 	});
 
-	test('a media file without a path is refused', async () => {
-		api().get(`${API_PATH}/integrations`).reply(200, channels);
-		const result = await runAction({ ...base, type: 'now', media: { files: [{ id: 'med_1', path: '' }] } });
-		expect(result.error?.message).toBe('Each media file needs both an ID and a path');
+	test('a media file without a path is refused before any request', async () => {
+		const scope = api().get(`${API_PATH}/integrations`).reply(200, channels);
+		const result = await runAction({ ...base, type: 'now', media: { files: [{ source: 'idPath', id: 'med_1', path: '' }] } });
+		expect(result.error?.message).toBe('Media file 1 needs both an ID and a path (got ID "med_1" and no path)');
+		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
 	});
 
-	test('malformed settings JSON is refused, naming the field', async () => {
-		api().get(`${API_PATH}/integrations`).reply(200, channels);
-		const result = await runAction({ ...base, type: 'now', settings: { json: '{oops' } });
-		expect(result.error?.message).toBe('"Settings (JSON)" is not valid JSON');
+	test('X channels get Who Can Reply: Everyone when nobody set it; other networks get nothing of it', async () => {
+		const { sent, scope } = capturePost();
+		await runAction({ ...base, type: 'now' });
+		expect((sent.body?.posts as IDataObject[]).map((entry) => entry.settings)).toEqual([
+			{ who_can_reply_post: 'everyone', __type: 'x' },
+			{ __type: 'linkedin' },
+		]);
+		scope.done();
+	});
+
+	test('a setting by bare network or channel id (from an expression) goes where it names', async () => {
+		const { sent, scope } = capturePost();
+		await runAction({
+			...base,
+			type: 'now',
+			settings: { setting: [{ target: 'linkedin', name: 'visibility', value: 'PUBLIC' }, { target: 'ch_x', name: 'community', value: '{"id": 7}' }] },
+		});
+		expect((sent.body?.posts as IDataObject[]).map((entry) => entry.settings)).toEqual([
+			{ who_can_reply_post: 'everyone', community: { id: 7 }, __type: 'x' },
+			{ visibility: 'PUBLIC', __type: 'linkedin' },
+		]);
+		scope.done();
+	});
+
+	test('Publish Now ignores a date left in the hidden field', async () => {
+		const { sent, scope } = capturePost();
+		const before = Date.now();
+		await runAction({ ...base, type: 'now', date: '2020-01-01T00:00:00Z' });
+		expect(Date.parse(String(sent.body?.date))).toBeGreaterThanOrEqual(before - 1000);
+		scope.done();
 	});
 
 	test('a 400 from the service lists its field errors', async () => {
@@ -214,7 +251,7 @@ describe('Post → Delete', () => {
 		['an object', '{"deleted":true,"group":"g1"}'],
 	])('DELETE /posts/:id with %s → a confirmation with the id', async (_shape, body) => {
 		const scope = api().delete(`${API_PATH}/posts/p_1`).reply(200, body);
-		const result = await runAction({ resource: 'post', operation: 'delete', postId: 'p_1' });
+		const result = await runAction({ resource: 'post', operation: 'delete', postId: { __rl: true, mode: 'list', value: 'p_1' } });
 		expect(result.output(NODE)[0].json).toMatchObject({ id: 'p_1', deleted: true });
 		scope.done();
 	});
@@ -228,6 +265,113 @@ describe('Post → Find Free Slot', () => {
 		const scope = api().get(`${API_PATH}/find-slot/ch_x`).reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
 		const result = await runAction({ resource: 'post', operation: 'findFreeSlot', channel: { __rl: true, mode: 'list', value: 'ch_x' } });
 		expect(result.output(NODE)[0].json).toEqual({ channelId: 'ch_x', date: '2026-12-01T09:00:00.000Z' });
+		scope.done();
+	});
+});
+
+describe('Post → Create: where the media come from (no expressions)', () => {
+	const imageOf = (body: IDataObject | undefined) => (body?.posts as Array<{ value: Array<{ image: unknown }> }>).map((entry) => entry.value[0].image);
+
+	test('Binary File From Input: one streamed POST /upload, then the post with what it returned', async () => {
+		const order: string[] = [];
+		let uploaded = '';
+		const sent: { body?: IDataObject } = {};
+		const scope = api()
+			.get(`${API_PATH}/integrations`)
+			.reply(200, channels)
+			.post(`${API_PATH}/upload`, (body: string) => {
+				uploaded = body;
+				return true;
+			})
+			.reply(() => {
+				order.push('upload');
+				return [200, { id: 'med_up', path: '/uploads/photo.png' }];
+			})
+			.post(`${API_PATH}/posts`, (body: IDataObject) => {
+				sent.body = body;
+				return true;
+			})
+			.reply(() => {
+				order.push('post');
+				return [200, [{ postId: 'p_x' }, { postId: 'p_li' }]];
+			});
+		const result = await runChain(
+			[
+				{ name: 'Start', type: START_NODE_TYPE },
+				{
+					name: NODE,
+					type: ACTION_NODE_TYPE,
+					parameters: { ...base, authentication: 'apiKey', type: 'now', media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] } },
+					credentials: { socialContentApi: { id: '1', name: 'c' } },
+				},
+			],
+			{
+				credentials: apiKeyCredentials,
+				input: [{ json: {}, binary: { photo: { data: Buffer.from('png bytes').toString('base64'), mimeType: 'image/png', fileName: 'photo.png' } } as never }],
+			},
+		);
+		expect(result.error).toBeUndefined();
+		expect(order).toEqual(['upload', 'post']);
+		expect(uploaded).toContain('name="file"; filename="photo.png"');
+		expect(uploaded).toContain('png bytes');
+		expect(imageOf(sent.body)).toEqual([[{ id: 'med_up', path: '/uploads/photo.png' }], [{ id: 'med_up', path: '/uploads/photo.png' }]]);
+		scope.done();
+	});
+
+	test.each([
+		['simplified (path)', { id: 'gen_1', status: 'done', outputs: [{ id: 'med_1', path: '/uploads/g1.png' }, { id: 'med_2', path: '/uploads/g2.png' }] }],
+		['not simplified (path and location)', { id: 'gen_1', status: 'done', format: 'slideshow', formatId: 'slideshow', outputs: [{ id: 'med_1', path: '/uploads/g1.png', location: '/uploads/g1.png' }, { id: 'med_2', path: '/uploads/g2.png', location: '/uploads/g2.png' }] }],
+		['as the service sent it (files with url)', { id: 'gen_1', status: 'done', files: [{ id: 'med_1', url: '/uploads/g1.png' }, { id: 'med_2', url: '/uploads/g2.png' }] }],
+	])('Outputs of Input Generation, the generation %s: every output attached, in order', async (_shape, generation) => {
+		const { sent, scope } = capturePost();
+		const result = await runAction({ ...base, type: 'now', media: { files: [{ source: 'generation' }] } }, { items: [generation] });
+		expect(result.error).toBeUndefined();
+		expect(imageOf(sent.body)[0]).toEqual([
+			{ id: 'med_1', path: '/uploads/g1.png' },
+			{ id: 'med_2', path: '/uploads/g2.png' },
+		]);
+		scope.done();
+	});
+
+	test('Outputs of Input Generation after Start Generation without waiting: says to wait, nothing sent', async () => {
+		const scope = api().get(`${API_PATH}/integrations`).reply(200, channels);
+		const result = await runAction({ ...base, type: 'now', media: { files: [{ source: 'generation' }] } }, { items: [{ id: 'gen_1', status: 'queued', outputs: [] }] });
+		expect(result.error?.message).toBe('Media file 1: the input item is not a finished generation with outputs (its status is "queued")');
+		expect((result.error as { description?: string }).description).toContain('Wait for Completion');
+		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+
+	test('From Media Library: the chosen id with its path looked up in GET /media (pages read until found)', async () => {
+		const { sent, scope } = capturePost();
+		scope
+			.get(`${API_PATH}/media`)
+			.reply(200, { pages: 2, results: [{ id: 'med_a', path: '/uploads/a.png' }] })
+			.get(`${API_PATH}/media`)
+			.query({ page: 2 })
+			.reply(200, { pages: 2, results: [{ id: 'med_b', url: '/uploads/b.mp4' }] });
+		const result = await runAction({ ...base, type: 'now', media: { files: [{ source: 'library', mediaId: 'med_b' }] } });
+		expect(result.error).toBeUndefined();
+		expect(imageOf(sent.body)[0]).toEqual([{ id: 'med_b', path: '/uploads/b.mp4' }]);
+		scope.done();
+	});
+
+	test('sources combine, in the order given', async () => {
+		const { sent, scope } = capturePost();
+		scope.get(`${API_PATH}/media`).reply(200, [{ id: 'med_lib', path: '/uploads/lib.png' }]);
+		await runAction(
+			{
+				...base,
+				type: 'now',
+				media: { files: [{ source: 'library', mediaId: 'med_lib' }, { source: 'generation' }, { source: 'idPath', id: 'med_x', path: '/uploads/x.png' }] },
+			},
+			{ items: [{ id: 'gen_1', status: 'done', outputs: [{ id: 'med_g', path: '/uploads/g.png' }] }] },
+		);
+		expect(imageOf(sent.body)[0]).toEqual([
+			{ id: 'med_lib', path: '/uploads/lib.png' },
+			{ id: 'med_g', path: '/uploads/g.png' },
+			{ id: 'med_x', path: '/uploads/x.png' },
+		]);
 		scope.done();
 	});
 });

@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { API_PATH, api, NODE, probe, runAction } from '../helpers/fixtures';
+import { API_PATH, api, NODE, probe, runAction, startGeneration } from '../helpers/fixtures';
 
 const PING = `${API_PATH}/agents/ping`;
 
@@ -125,7 +125,7 @@ describe('per-item loop, pairing and errors', () => {
 				return n === 3 ? [400, { msg: 'input.hook: too long' }] : [200, { id: `gen_${n}`, status: 'queued', credits: 1 }];
 			});
 		const result = await runAction(
-			{ resource: 'studio', operation: 'startGeneration', format: { __rl: true, mode: 'id', value: 'wall_of_text' }, hook: 'x', requestOptions: { concurrency: 2 } },
+			startGeneration('wall_of_text', { hook: 'x' }, { requestOptions: { concurrency: 2 } }),
 			{ items: Array.from({ length: 5 }, () => ({})) },
 		);
 		const error = result.error as { message: string; description?: string; context?: { createdIds?: string[] } };

@@ -1,7 +1,7 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
-import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
+import { API_PATH, api, formatInputs, NODE, runAction, startGeneration } from '../helpers/fixtures';
 
 const GEN = `${API_PATH}/studio/generations`;
 const formats = [
@@ -17,7 +17,7 @@ const doneGeneration = {
 		{ id: 'med_2', path: 'https://cdn.example.net/gen_1/slide-2.png' },
 	],
 };
-const format = (value: string) => ({ __rl: true, mode: 'list', value });
+const generation = (value: string) => ({ __rl: true, mode: 'id', value });
 
 describe('Studio → List Formats', () => {
 	test.each([
@@ -25,12 +25,26 @@ describe('Studio → List Formats', () => {
 		['a wrapper', { formats }],
 	])('GET /studio/formats answering %s → one item per format with id, name, price', async (_shape, body) => {
 		const scope = api().get(`${API_PATH}/studio/formats`).reply(200, body);
-		const result = await runAction({ resource: 'studio', operation: 'listFormats' });
+		const result = await runAction({ resource: 'studio', operation: 'listFormats', simplify: false });
 		expect(result.output(NODE).map((item) => item.json)).toEqual([
 			{ ...formats[0], price: 2 },
 			{ ...formats[1], price: 10 },
 		]);
 		scope.done();
+	});
+
+	test('Simplify (the default): id, name, price once, and the inputs read into fields', async () => {
+		api().get(`${API_PATH}/studio/formats`).reply(200, formats);
+		const result = await runAction({ resource: 'studio', operation: 'listFormats' });
+		expect(result.output(NODE)[1].json).toEqual({
+			id: 'slideshow',
+			name: 'Slideshow',
+			price: 10,
+			inputs: [
+				{ name: 'hook', label: 'Hook', required: false },
+				{ name: 'slides', label: 'Slides', required: false },
+			],
+		});
 	});
 
 	test('a map of id → record, with the price under another name', async () => {
@@ -41,32 +55,65 @@ describe('Studio → List Formats', () => {
 });
 
 describe('Studio → Start Generation', () => {
-	test('POST /studio/generations with formatId and input; returns id, status, credits', async () => {
+	test('POST /studio/generations with formatId and the mapped inputs, typed as the format says; not waiting: the started generation', async () => {
 		const scope = api()
-			.post(GEN, { formatId: 'wall_of_text', input: { hook: 'Stop scrolling', lines: 12, dark: true } })
+			.post(GEN, { formatId: 'video_clip', input: { prompt: 'a red bicycle', seconds: 12 } })
 			.reply(200, { id: 'gen_9', status: 'queued', credits: 2 });
 		const result = await runAction({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: format('wall_of_text'),
-			hook: 'Stop scrolling',
-			otherInputs: { input: [{ name: 'lines', value: '12' }] },
-			inputJson: '{"dark": true}',
+			...startGeneration('video_clip', {}),
+			inputs: formatInputs({ prompt: 'a red bicycle', seconds: '12', style: '' }, [
+				{ id: 'prompt', required: true },
+				{ id: 'seconds', type: 'number' },
+				{ id: 'style' },
+			]),
 		});
-		expect(result.output(NODE)[0].json).toEqual({ id: 'gen_9', status: 'queued', credits: 2, format: undefined, outputs: [] });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].json).toEqual({ id: 'gen_9', status: 'queued', credits: 2, outputs: [] });
 		scope.done();
+	});
+
+	test('a required input left empty is a parameter error naming it; nothing is sent', async () => {
+		const start = api().post(GEN).reply(200, { id: 'never' });
+		const result = await runAction({
+			...startGeneration('image_fast', {}),
+			inputs: formatInputs({ prompt: '' }, [{ id: 'prompt', required: true }]),
+		});
+		expect(result.error?.message).toBe('Format "image_fast" needs "prompt"');
+		expect(start.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+
+	test('Map Automatically: the input item\'s fields named like the format\'s inputs', async () => {
+		const scope = api().post(GEN, { formatId: 'image_fast', input: { prompt: 'from the item' } }).reply(200, { id: 'gen_a', status: 'queued' });
+		const inputs = { ...(formatInputs({}, [{ id: 'prompt', required: true }]) as IDataObject), mappingMode: 'autoMapInputData' };
+		const result = await runAction({ ...startGeneration('image_fast', {}), inputs } as INodeParameters, {
+			items: [{ prompt: 'from the item', unrelated: 1 }],
+		});
+		expect(result.error).toBeUndefined();
+		scope.done();
+	});
+
+	test.each([
+		['Name/Value Pairs', { inputMode: 'pairs', otherInputs: { input: [{ name: 'hook', value: 'Stop' }, { name: 'lines', value: '12' }, { name: 'dark', value: 'true' }] } }, { hook: 'Stop', lines: 12, dark: true }],
+		['JSON', { inputMode: 'json', inputJson: '{"hook": "Stop", "lines": 12}' }, { hook: 'Stop', lines: 12 }],
+		['JSON, left at its default ({})', { inputMode: 'json' }, {}],
+	])('Inputs as %s', async (_mode, parameters, input) => {
+		const scope = api().post(GEN, { formatId: 'wall_of_text', input }).reply(200, { id: 'gen_j', status: 'queued' });
+		const result = await runAction({ ...startGeneration('wall_of_text', {}), ...parameters } as INodeParameters);
+		expect(result.error).toBeUndefined();
+		scope.done();
+	});
+
+	test('Simplify off: the start answer with every field', async () => {
+		api().post(GEN).reply(200, { id: 'gen_r', status: 'queued', credits: 2, formatId: 'wall_of_text' });
+		const result = await runAction(startGeneration('wall_of_text', { hook: 'x' }, { simplify: false }));
+		expect(result.output(NODE)[0].json).toEqual({ id: 'gen_r', status: 'queued', credits: 2, formatId: 'wall_of_text', format: 'wall_of_text', outputs: [] });
 	});
 
 	test('Max Credits: refuses before starting when the format costs more', async () => {
 		api().get(`${API_PATH}/studio/formats`).reply(200, formats);
 		const start = api().post(GEN).reply(200, { id: 'never' });
-		const result = await runAction({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: format('slideshow'),
-			hook: 'x',
-			options: { maxCredits: 5 },
-		});
+		const result = await runAction(startGeneration('slideshow', { hook: 'x' }, { options: { maxCredits: 5 } }));
 		expect(result.error?.message).toBe('Format "slideshow" costs 10 credits, more than Max Credits (5)');
 		expect(start.isDone()).toBe(false);
 	});
@@ -77,18 +124,12 @@ describe('Studio → Start Generation', () => {
 			.reply(200, formats)
 			.post(GEN)
 			.reply(200, { id: 'gen_2', status: 'queued', credits: 2 });
-		const result = await runAction({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: format('wall_of_text'),
-			hook: 'x',
-			options: { maxCredits: 5 },
-		});
+		const result = await runAction(startGeneration('wall_of_text', { hook: 'x' }, { options: { maxCredits: 5 } }));
 		expect(result.output(NODE)[0].json.id).toBe('gen_2');
 		scope.done();
 	});
 
-	test('Wait for Completion + Download Outputs: polls until done, attaches output_0 and output_1', async () => {
+	test('Wait for Completion and Download Outputs are on by default: polls until done, attaches output_0 and output_1', async () => {
 		const scope = api()
 			.post(GEN)
 			.reply(200, { id: 'gen_1', status: 'queued', credits: 10 })
@@ -104,16 +145,21 @@ describe('Studio → Start Generation', () => {
 		const cdn = nock('https://cdn.example.net', { badheaders: ['authorization'] })
 			.get('/gen_1/slide-2.png')
 			.reply(200, Buffer.from('png-two'), { 'Content-Type': 'image/png' });
-		const result = await runAction({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: format('slideshow'),
-			hook: 'x',
-			options: { waitForCompletion: true, downloadOutputs: true, pollInterval: 0.1 },
-		});
+		const { waitForCompletion: _untouched, ...defaults } = startGeneration('slideshow', { hook: 'x' }, { pollInterval: 0.1 });
+		const result = await runAction(defaults);
 		expect(result.error).toBeUndefined();
 		const [item] = result.output(NODE);
-		expect(item.json).toMatchObject({ id: 'gen_1', status: 'done', credits: 10 });
+		// Simplified: each output's location once, as path (what Post → Create attaches).
+		expect(item.json).toEqual({
+			id: 'gen_1',
+			status: 'done',
+			credits: 10,
+			format: 'slideshow',
+			outputs: [
+				{ id: 'med_1', path: '/uploads/gen_1/slide-1.png' },
+				{ id: 'med_2', path: 'https://cdn.example.net/gen_1/slide-2.png' },
+			],
+		});
 		expect(Object.keys(item.binary ?? {})).toEqual(['output_0', 'output_1']);
 		expect(item.binary?.output_0).toMatchObject({ mimeType: 'image/png', fileName: 'slide-1.png' });
 		expect(Buffer.from(item.binary!.output_0.data, 'base64').toString()).toBe('png-one');
@@ -122,23 +168,22 @@ describe('Studio → Start Generation', () => {
 		cdn.done();
 	});
 
-	test('a failed generation is an error naming it; continueOnFail keeps the item', async () => {
+	test('a failed generation: "Generation gen_… failed: <reason>" once, with generationId in the error item', async () => {
 		api()
 			.post(GEN)
 			.reply(200, { id: 'gen_f', status: 'queued', credits: 2 })
 			.get(`${GEN}/gen_f`)
 			.reply(200, { id: 'gen_f', status: 'failed', error: 'model overloaded' });
-		const result = await runAction(
-			{
-				resource: 'studio',
-				operation: 'startGeneration',
-				format: format('wall_of_text'),
-				hook: 'x',
-				options: { waitForCompletion: true, pollInterval: 0.1 },
+		const result = await runAction(startGeneration('wall_of_text', { hook: 'x' }, { waitForCompletion: true, pollInterval: 0.1 }), {
+			onError: 'continueRegularOutput',
+		});
+		expect(result.output(NODE)[0].json).toEqual({
+			error: 'Generation gen_f failed: model overloaded',
+			details: {
+				generationId: 'gen_f',
+				description: 'The service reported it as failed. Check its inputs and start a new one; Studio → Get Credits shows what is left.',
 			},
-			{ onError: 'continueRegularOutput' },
-		);
-		expect(result.output(NODE)[0].json).toEqual({ error: 'Generation gen_f failed: model overloaded' });
+		});
 	});
 
 	/** POST /studio/generations answering `id` as queued, counting starts: a second one would be a bug. */
@@ -153,37 +198,22 @@ describe('Studio → Start Generation', () => {
 			});
 		return { counted, scope };
 	}
-	const startWallOfText = async (options: INodeParameters) =>
-		await runAction({ resource: 'studio', operation: 'startGeneration', format: format('wall_of_text'), hook: 'x', options });
+	const startWallOfText = async (parameters: INodeParameters) =>
+		await runAction(startGeneration('wall_of_text', { hook: 'x' }, { waitForCompletion: true, downloadOutputs: false, ...parameters }));
 
 	test('timeout: the error names the generation id; it is not started again', async () => {
 		const { counted, scope } = countStarts('gen_slow');
 		scope.get(`${GEN}/gen_slow`).times(100).reply(200, { id: 'gen_slow', status: 'running' });
-		const result = await startWallOfText({ waitForCompletion: true, pollInterval: 0.1, timeout: 0.005 });
+		const result = await startWallOfText({ pollInterval: 0.1, timeout: 0.005 });
 		expect(result.error?.message).toBe('Generation gen_slow did not finish in time (still running)');
 		expect((result.error as { description?: string }).description).toContain('gen_slow');
 		expect(counted.starts).toBe(1);
 	});
 
-	test('Download Outputs alone waits for the generation and attaches its files', async () => {
-		api()
-			.post(GEN)
-			.reply(200, { id: 'gen_1', status: 'queued', credits: 1 })
-			.get(`${GEN}/gen_1`)
-			.reply(200, { id: 'gen_1', status: 'done', outputs: [{ id: 'med_1', path: '/uploads/gen_1-1.png' }] })
-			.get('/uploads/gen_1-1.png')
-			.reply(200, Buffer.from('png'), { 'Content-Type': 'image/png' });
-		const result = await startWallOfText({ downloadOutputs: true, pollInterval: 0.1 });
-		expect(result.error).toBeUndefined();
-		const [item] = result.output(NODE);
-		expect(item.json).toMatchObject({ id: 'gen_1', status: 'done' });
-		expect(Buffer.from(item.binary!.output_0.data, 'base64').toString()).toBe('png');
-	});
-
 	test('a failed check while waiting says the generation was started, its id, and where to look', async () => {
 		const { counted, scope } = countStarts('gen_7');
 		scope.get(`${GEN}/gen_7`).reply(403, { msg: 'forbidden' });
-		const result = await startWallOfText({ waitForCompletion: true, pollInterval: 0.1 });
+		const result = await startWallOfText({ pollInterval: 0.1 });
 		expect(result.error?.message).toBe('Generation gen_7 was started, but waiting for it failed: The service refused access to GET /studio/generations/gen_7 (403): forbidden');
 		expect((result.error as { description?: string }).description).toMatch(/^Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" with ID gen_7/);
 		expect(counted.starts).toBe(1);
@@ -198,36 +228,26 @@ describe('Studio → Start Generation', () => {
 				starts++;
 				return [402, { msg: 'insufficient credits' }];
 			});
-		const result = await runAction({ resource: 'studio', operation: 'startGeneration', format: format('slideshow'), hook: 'x' });
+		const result = await runAction(startGeneration('slideshow', { hook: 'x' }));
 		expect(result.error?.message).toBe('Not enough credits for this request. Nothing was reserved or charged');
 		expect(starts).toBe(1);
 	});
 
 	test('a format expression that gives nothing is a parameter error', async () => {
-		const result = await runAction({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: { __rl: true, mode: 'id', value: '={{ $json.missing }}' },
-			hook: 'x',
-		});
+		const result = await runAction(startGeneration('={{ $json.missing }}', { hook: 'x' }));
 		expect(result.error?.message).toBe('No format chosen');
 	});
 
 	test('malformed Inputs (JSON) is a parameter error naming the field', async () => {
-		const result = await runAction({
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: format('wall_of_text'),
-			inputJson: '{"hook": ',
-		});
+		const result = await runAction(startGeneration('wall_of_text', {}, { inputMode: 'json', inputJson: '{"hook": ' }));
 		expect(result.error?.message).toMatch(/Inputs \(JSON\)/);
 	});
 });
 
 describe('Studio → Get Generation', () => {
-	test('GET /studio/generations/:id; outputs normalised with their location', async () => {
+	test('GET /studio/generations/:id; Simplify off: every field, outputs with their location', async () => {
 		const scope = api().get(`${GEN}/gen_1`).reply(200, doneGeneration);
-		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: 'gen_1' });
+		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: generation('gen_1'), simplify: false });
 		expect(result.output(NODE)[0].json).toEqual({
 			...doneGeneration,
 			outputs: [
@@ -247,11 +267,11 @@ describe('Studio → Get Generation', () => {
 		const result = await runAction({
 			resource: 'studio',
 			operation: 'getGeneration',
-			generationId: 'gen_3',
+			generationId: generation('gen_3'),
 			downloadOutputs: true,
 		});
 		const [item] = result.output(NODE);
-		expect(item.json).toMatchObject({ status: 'done', outputs: [{ location: '/media/a.mp4' }] });
+		expect(item.json).toEqual({ id: 'gen_3', status: 'done', outputs: [{ path: '/media/a.mp4' }] });
 		expect(item.binary?.output_0).toMatchObject({ mimeType: 'video/mp4', fileName: 'a.mp4' });
 		scope.done();
 	});
@@ -270,7 +290,7 @@ describe('Studio → Get Generation', () => {
 				cdnHeaders.push(this.req.headers.authorization as string | undefined);
 				return [200, Buffer.from('video'), { 'Content-Type': 'video/mp4' }];
 			});
-		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: 'gen_5', downloadOutputs: true });
+		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: generation('gen_5'), downloadOutputs: true });
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)[0].binary?.output_0).toMatchObject({ mimeType: 'video/mp4' });
 		expect(cdnHeaders).toEqual([undefined]);
@@ -279,8 +299,8 @@ describe('Studio → Get Generation', () => {
 	});
 
 	test('an ID expression that gives nothing is a parameter error', async () => {
-		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: '={{ $json.missing }}' });
-		expect(result.error?.message).toBe('"Generation ID" is empty');
+		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: generation('={{ $json.missing }}') });
+		expect(result.error?.message).toBe('No generation chosen');
 	});
 
 	test('a download that fails says so', async () => {
@@ -289,7 +309,7 @@ describe('Studio → Get Generation', () => {
 			.reply(200, { id: 'gen_4', status: 'done', outputs: [{ id: 'm', path: '/gone.png' }] })
 			.get('/gone.png')
 			.reply(404, 'missing');
-		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: 'gen_4', downloadOutputs: true });
+		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: generation('gen_4'), downloadOutputs: true });
 		expect(result.error?.message).toBe('Not found: GET /gone.png (404): missing');
 	});
 });

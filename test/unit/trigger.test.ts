@@ -360,10 +360,25 @@ describe('Social Content Trigger: the rest of its contract', () => {
 		const fired = await trigger.poll();
 		expect(fired?.[0]).toEqual([
 			{
-				json: { id: 'new', status: 'done', format: 'slideshow', credits: 3, outputs: [{ id: 'm_new', path: '/uploads/new.png', location: '/uploads/new.png' }] },
+				json: { id: 'new', status: 'done', format: 'slideshow', credits: 3, outputs: [{ id: 'm_new', path: '/uploads/new.png' }] },
 				binary: { output_0: expect.objectContaining({ mimeType: 'image/png', fileName: 'new.png' }) },
 			},
 		]);
+	});
+
+	test('Simplify off: the generation with every field, outputs with their location too', async () => {
+		const service = new GenerationService(NO_TIMESTAMPS);
+		service.serve();
+		const trigger = activeTrigger(triggerWorkflow({ events: ['done'], simplify: false }), apiKeyCredentials);
+		await trigger.poll();
+		service.createDone('new');
+		expect((await trigger.poll())?.[0][0].json).toEqual({
+			id: 'new',
+			status: 'done',
+			format: 'slideshow',
+			credits: 3,
+			outputs: [{ id: 'm_new', path: '/uploads/new.png', location: '/uploads/new.png' }],
+		});
 	});
 
 	test('list entries without outputs or format are read by id when they fire', async () => {
@@ -372,7 +387,7 @@ describe('Social Content Trigger: the rest of its contract', () => {
 		const trigger = activeTrigger(triggerWorkflow({ events: ['done'] }), apiKeyCredentials);
 		await trigger.poll();
 		service.createDone('bare');
-		expect((await trigger.poll())?.[0][0].json).toMatchObject({ id: 'bare', outputs: [{ location: '/uploads/bare.png' }] });
+		expect((await trigger.poll())?.[0][0].json).toMatchObject({ id: 'bare', outputs: [{ path: '/uploads/bare.png' }] });
 		expect(service.requests).toContain(`${GEN}/bare`);
 	});
 

@@ -66,8 +66,7 @@ export async function runForEachItem(
 					stopped ??= error;
 					return;
 				}
-				// n8n shows `error` (message and description) and routes such items to the error output.
-				outputs[itemIndex] = [{ json: { error: error.message }, error, pairedItem: { item: itemIndex } }];
+				outputs[itemIndex] = [{ ...errorItem(error), pairedItem: { item: itemIndex } }];
 			}
 		}
 	};
@@ -92,6 +91,18 @@ function nameWhatWasCreated(error: NodeApiError | NodeOperationError, outputs: I
 	const shown = created.length > 20 ? [...created.slice(0, 20), `… and ${created.length - 20} more`] : created;
 	error.description = `${error.description ? `${error.description}\n\n` : ''}Already created by this run before it stopped (${created.length}; running the node again creates them again): ${shown.join(', ')}. Turn on "Continue On Fail" in the node's settings to keep the created items' outputs; do not use "Retry On Fail" here, it sends every item again.`;
 	(error.context as IDataObject).createdIds = created;
+}
+
+/**
+ * An item for a failed input item under Continue On Fail. n8n shows the attached `error` (message
+ * and description) and routes the item to the error output, but replaces its json with the message
+ * alone. An error about a started generation must keep its id for the next node, so it goes as
+ * `{ error, details }` instead, the other form n8n routes to the error output.
+ */
+function errorItem(error: NodeApiError | NodeOperationError): Pick<INodeExecutionData, 'json' | 'error'> {
+	const generationId = error.context.generationId as string | undefined;
+	if (!generationId) return { json: { error: error.message }, error };
+	return { json: { error: error.message, details: { generationId, ...(error.description ? { description: error.description } : {}) } } };
 }
 
 function createdId(json: IDataObject): string | undefined {

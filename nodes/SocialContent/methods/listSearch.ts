@@ -2,7 +2,9 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 
 import { RunContext } from '../transport';
 import { channelLabel, fetchChannels } from '../actions/shared/channels';
-import { fetchFormats, formatLabel } from '../actions/shared/formats';
+import { fetchFormats, formatInputsSummary, formatLabel } from '../actions/shared/formats';
+import { recentGenerations } from '../actions/shared/generations';
+import { recentPosts } from '../actions/shared/posts';
 
 function matches(filter: string | undefined, ...texts: string[]): boolean {
 	if (!filter) return true;
@@ -24,6 +26,29 @@ export async function searchFormats(this: ILoadOptionsFunctions, filter?: string
 	return {
 		results: formats
 			.filter((format) => matches(filter, format.name, format.id))
-			.map((format) => ({ name: formatLabel(format), value: format.id })),
+			.map((format) => {
+				const summary = formatInputsSummary(format);
+				return { name: formatLabel(format), value: format.id, ...(summary ? { description: summary } : {}) };
+			}),
+	};
+}
+
+/** The latest generations (first page of the list), newest first: "image_fast · done · 2026-11-22 12:03". */
+export async function searchGenerations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const generations = await recentGenerations(new RunContext(this));
+	return {
+		results: generations
+			.filter((generation) => matches(filter, generation.label, generation.id))
+			.map((generation) => ({ name: generation.label, value: generation.id })),
+	};
+}
+
+/** Posts from 30 days back to 90 days ahead, soonest first: "Text… · 2026-11-22 12:03". */
+export async function searchPosts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const posts = await recentPosts(new RunContext(this));
+	return {
+		results: posts
+			.filter((post) => matches(filter, post.label, post.id))
+			.map((post) => ({ name: post.label, value: post.id })),
 	};
 }

@@ -1,10 +1,11 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { RunContext } from '../transport';
-import { channelLabel, fetchChannels } from '../actions/shared/channels';
+import { channelLabel, fetchChannels, networkName } from '../actions/shared/channels';
+import { mediaFileOptions } from '../actions/shared/media';
 import { fetchFormats, formatLabel } from '../actions/shared/formats';
 
-/** Connected channels for multi-select fields: "Name (network)". */
+/** Connected channels for multi-select fields: "Acme · X". */
 export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const channels = await fetchChannels(new RunContext(this));
 	return channels
@@ -16,4 +17,19 @@ export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePro
 export async function getFormats(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const formats = await fetchFormats(new RunContext(this));
 	return formats.map((format) => ({ name: formatLabel(format), value: format.id }));
+}
+
+/** The media library's latest files (Post → Create → Media → From Media Library). */
+export async function getMediaFiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await mediaFileOptions(this, new RunContext(this));
+}
+
+/** What a post setting can apply to: each network of the connected channels, then each channel. */
+export async function getSettingTargets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const channels = await fetchChannels(new RunContext(this));
+	const networks = [...new Set(channels.map((channel) => channel.identifier).filter(Boolean))].sort();
+	return [
+		...networks.map((network) => ({ name: `All ${networkName(network)} Channels`, value: `network:${network}` })),
+		...channels.map((channel) => ({ name: channelLabel(channel), value: `channel:${channel.id}` })),
+	];
 }

@@ -4,13 +4,13 @@ import { apiRequest, type RunContext } from '../../transport';
 import { toItems } from '../items';
 import { channelLocator } from '../shared/channels';
 import { locatorId } from '../shared/parameters';
-import { analyticsDateField, analyticsQuery } from './analyticsDate';
+import { analyticsPeriodField, analyticsQuery } from './analyticsPeriod';
 
 const show = { resource: ['channel'], operation: ['getAnalytics'] };
 
 export const description: INodeProperties[] = [
 	channelLocator(show, 'The channel to read analytics for'),
-	analyticsDateField(show),
+	analyticsPeriodField(show),
 ];
 
 /** GET /analytics/:integration?date=: one item per metric when the service sends a list. */

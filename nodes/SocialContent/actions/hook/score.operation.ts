@@ -33,7 +33,10 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** POST /hooks/score: score, pattern, strengths, fixes, rewrite, breakdown, benchmark. */
+/**
+ * POST /hooks/score: score, pattern, strengths, fixes, rewrite, breakdown, benchmark; plus `text`,
+ * the text scored (the answer does not repeat it), so a next node can pick the best of many.
+ */
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const body: IDataObject = { text: requiredText(this, 'text', 'Text', itemIndex) };
 	const platform = platformValue(this, itemIndex);
@@ -41,5 +44,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 	const audienceId = (this.getNodeParameter('audienceId', itemIndex, '') as string).trim();
 	if (audienceId) body.audienceId = audienceId;
 	const response = await apiRequest(run, { method: 'POST', path: '/hooks/score', body }, itemIndex);
-	return toItems(response);
+	return toItems(response).map(({ json }) => ({ json: { text: body.text as string, ...json } }));
 }

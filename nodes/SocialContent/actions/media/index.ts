@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['media'] } },
 		options: [
 			{ name: 'Import From URL', value: 'importFromUrl', description: 'Import a file from a public URL', action: 'Import media from a URL' },
-			{ name: 'List', value: 'list', description: 'List the media library', action: 'List media' },
+			{ name: 'Get Many', value: 'list', description: 'Get the files of the media library', action: 'Get many media files' },
 			{ name: 'Upload', value: 'upload', description: 'Upload a file from a binary field', action: 'Upload media' },
 		],
 		default: 'upload',

@@ -1,12 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { pagingFields, readList } from '../shared/paging';
+import { simplifyFile, simplifyProperty } from '../shared/simplify';
 import type { RunContext } from '../../transport';
 
-export const description: INodeProperties[] = pagingFields({ resource: ['media'], operation: ['list'] });
+const show = { resource: ['media'], operation: ['list'] };
 
-/** GET /media: one item per file, following pages when the service pages the list. */
+export const description: INodeProperties[] = [...pagingFields(show), ...updateDisplayOptions({ show }, [simplifyProperty])];
+
+/**
+ * GET /media: one item per file, following pages when the service pages the list. Simplified, each
+ * file's location is one `path` (what Post → Create attaches), whichever name the service used.
+ */
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const files = await readList(this, run, '/media', itemIndex, { listKeys: ['media', 'files'] });
-	return files.map((file) => ({ json: (file && typeof file === 'object' ? file : { value: file }) as IDataObject }));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	return files.map((entry) => {
+		const file = (entry && typeof entry === 'object' ? entry : { value: entry }) as IDataObject;
+		return { json: simplify ? simplifyFile(file) : file };
+	});
 }

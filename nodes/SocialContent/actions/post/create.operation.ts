@@ -5,7 +5,9 @@ import { apiRequest, type RunContext } from '../../transport';
 import { toItems } from '../items';
 import { channelsOfRun, type Channel } from '../shared/channels';
 import { toUtcIso } from '../shared/dates';
-import { jsonObject, keyValuePairs } from '../shared/parameters';
+import type { MediaRef } from '../shared/media';
+import { mediaProperty, planMedia } from './postMedia';
+import { channelTextsProperty, settingsPerChannel, settingsProperty, textPerChannel } from './postSettings';
 
 const show = { resource: ['post'], operation: ['create'] };
 
@@ -35,8 +37,9 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		name: 'date',
 		type: 'dateTime',
 		default: '',
-		description: 'Optional; empty means now',
-		displayOptions: { show: { type: ['now', 'draft'] } },
+		hint: 'Optional: empty means now',
+		description: 'The date the draft is meant for',
+		displayOptions: { show: { type: ['draft'] } },
 	},
 	{
 		displayName: 'Channel Names or IDs',
@@ -47,7 +50,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		required: true,
 		description:
 			'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-		hint: 'An expression may give an array of channel IDs or a comma-separated list',
+		hint: 'An expression may give an array of channel IDs or a comma-separated list (ids from Channel → Get Many)',
 	},
 	{
 		displayName: 'Content',
@@ -67,74 +70,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 			},
 		],
 	},
-	{
-		displayName: 'Media',
-		name: 'media',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Media',
-		default: {},
-		description: 'Files attached to the first part: the ID and path returned by Media → Upload or Import From URL',
-		options: [
-			{
-				displayName: 'File',
-				name: 'files',
-				values: [
-					{ displayName: 'ID', name: 'id', type: 'string', default: '', placeholder: 'e.g. the ID from Media → Upload' },
-					{ displayName: 'Path', name: 'path', type: 'string', default: '', placeholder: 'e.g. the path from Media → Upload' },
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Settings',
-		name: 'settings',
-		type: 'collection',
-		placeholder: 'Add Setting',
-		default: {},
-		description: 'Per-network settings. Each channel also gets its network as __type, automatically.',
-		options: [
-			{
-				displayName: 'X: Who Can Reply',
-				name: 'who_can_reply_post',
-				type: 'options',
-				options: [
-					{ name: 'Everyone', value: 'everyone' },
-					{ name: 'Following', value: 'following' },
-					{ name: 'Mentioned Users', value: 'mentionedUsers' },
-					{ name: 'Subscribers', value: 'subscribers' },
-					{ name: 'Verified', value: 'verified' },
-				],
-				default: 'everyone',
-				description: 'Who may reply; sent to X channels only',
-			},
-			{
-				displayName: 'Other Settings',
-				name: 'other',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Setting',
-				options: [
-					{
-						displayName: 'Setting',
-						name: 'setting',
-						values: [
-							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Settings (JSON)',
-				name: 'json',
-				type: 'json',
-				default: '',
-				description: 'Further settings as a JSON object, merged last',
-			},
-		],
-	},
+	mediaProperty,
+	settingsProperty,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -149,6 +86,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 				default: false,
 				description: 'Whether the service shortens the links in the text',
 			},
+			channelTextsProperty,
 			{
 				displayName: 'Tags',
 				name: 'tags',
@@ -165,14 +103,24 @@ export const creates = true;
 
 /** POST /posts: one request for all channels; one output item per channel, with its `postId`. */
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
-	// Every parameter is checked before the first request, so a bad item costs no call.
+	// Every parameter is checked before the first request, so a bad item costs no call; uploads,
+	// the only other creates, come last, right before the post.
 	const type = this.getNodeParameter('type', itemIndex) as string;
 	const date = postDate(this, type, itemIndex);
-	const value = contentParts(this, itemIndex);
-	const settings = channelSettings(this, itemIndex);
-	const whoCanReply = (this.getNodeParameter('settings', itemIndex, {}) as IDataObject).who_can_reply_post;
+	const texts = contentTexts(this, itemIndex);
+	const media = planMedia(this, run, itemIndex);
+	if (texts.length === 0 && media.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'The post has no text and no media', {
+			itemIndex,
+			description: 'Add text under Content, or attach media.',
+		});
+	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const channels = await chosenChannels(this, run, itemIndex);
+	const settings = settingsPerChannel(this, channels, itemIndex);
+	const ownTexts = textPerChannel(this, channels, itemIndex);
+	const image: MediaRef[] = [];
+	for (const planned of media) image.push(...(await planned.attach()));
 
 	const body: IDataObject = {
 		type,
@@ -181,12 +129,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		tags: tagsOf(options.tags),
 		posts: channels.map((channel) => ({
 			integration: { id: channel.id },
-			value,
-			settings: {
-				...(channel.identifier === 'x' && whoCanReply ? { who_can_reply_post: whoCanReply } : {}),
-				...settings,
-				__type: channel.identifier,
-			},
+			value: contentParts(ownTexts.has(channel.id) ? [ownTexts.get(channel.id) as string, ...texts.slice(1)] : texts, image),
+			settings: settings.get(channel.id),
 		})),
 	};
 	const response = await apiRequest(run, { method: 'POST', path: '/posts', body }, itemIndex);
@@ -195,7 +139,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 
 function postDate(ctx: IExecuteFunctions, type: string, itemIndex: number): string {
 	const value = ctx.getNodeParameter('date', itemIndex, '') as unknown;
-	if ((value === '' || value === null || value === undefined) && type !== 'schedule') return new Date().toISOString();
+	if (type === 'now' || ((value === '' || value === null || value === undefined) && type === 'draft')) return new Date().toISOString();
 	return toUtcIso(ctx, value, 'Date', itemIndex);
 }
 
@@ -230,41 +174,18 @@ async function chosenChannels(ctx: IExecuteFunctions, run: RunContext, itemIndex
 	});
 }
 
-function contentParts(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const parts = (ctx.getNodeParameter('content.parts', itemIndex, []) as Array<{ text?: string }>)
+function contentTexts(ctx: IExecuteFunctions, itemIndex: number): string[] {
+	return (ctx.getNodeParameter('content.parts', itemIndex, []) as Array<{ text?: string }>)
 		.map((part) => String(part.text ?? ''))
 		.filter((text) => text.trim() !== '');
-	const files = (ctx.getNodeParameter('media.files', itemIndex, []) as Array<{ id?: string; path?: string }>).filter(
-		(file) => file.id || file.path,
-	);
-	for (const file of files) {
-		if (!file.id || !file.path) {
-			throw new NodeOperationError(ctx.getNode(), 'Each media file needs both an ID and a path', {
-				itemIndex,
-				description: 'Use the id and path returned by Media → Upload or Import From URL, e.g. {{ $json.id }} and {{ $json.path }}.',
-			});
-		}
-	}
-	if (parts.length === 0 && files.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'The post has no text and no media', {
-			itemIndex,
-			description: 'Add text under Content, or attach media.',
-		});
-	}
-	const texts = parts.length ? parts : [''];
-	return texts.map((content, index) => ({
-		content,
-		image: index === 0 ? files.map(({ id, path }) => ({ id, path })) : [],
-	}));
 }
 
-function channelSettings(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const chosen = ctx.getNodeParameter('settings', itemIndex, {}) as IDataObject;
-	const settings: IDataObject = {};
-	const other = (chosen.other as { setting?: Array<{ name: string; value: string }> } | undefined)?.setting;
-	Object.assign(settings, keyValuePairs(other));
-	Object.assign(settings, jsonObject(ctx, 'settings.json', 'Settings (JSON)', itemIndex));
-	return settings;
+/** The post's parts; the media go with the first. */
+function contentParts(texts: string[], image: MediaRef[]): IDataObject[] {
+	return (texts.length ? texts : ['']).map((content, index) => ({
+		content,
+		image: index === 0 ? image.map(({ id, path }) => ({ id, path })) : [],
+	}));
 }
 
 function tagsOf(tags: unknown): unknown[] {

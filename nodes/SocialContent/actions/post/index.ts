@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Create', value: 'create', description: 'Schedule, publish or draft a post on channels', action: 'Create a post' },
 			{ name: 'Delete', value: 'delete', description: 'Delete a post and its group', action: 'Delete a post' },
 			{ name: 'Find Free Slot', value: 'findFreeSlot', description: 'Find the next free time for a channel', action: 'Find a free slot' },
-			{ name: 'List', value: 'list', description: 'List posts in a date range', action: 'List posts' },
+			{ name: 'Get Many', value: 'list', description: 'Get the posts in a date range', action: 'Get many posts' },
 		],
 		default: 'create',
 	},

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../transport';
 import { unwrapList } from '../items';
+import { picker } from './picker';
 
 export interface Channel {
 	id: string;
@@ -24,9 +25,20 @@ export async function fetchChannels(run: RunContext, itemIndex?: number): Promis
 		}));
 }
 
-/** How a channel shows in dropdowns: "Name (network)". */
+/** How a channel shows in dropdowns: "Acme · X". */
 export function channelLabel(channel: Channel): string {
-	return channel.identifier ? `${channel.name} (${channel.identifier})` : channel.name;
+	return channel.identifier ? `${channel.name} · ${networkName(channel.identifier)}` : channel.name;
+}
+
+const NETWORK_NAMES: Record<string, string> = {
+	x: 'X', linkedin: 'LinkedIn', 'linkedin-page': 'LinkedIn Page', instagram: 'Instagram',
+	'instagram-standalone': 'Instagram', facebook: 'Facebook', threads: 'Threads', tiktok: 'TikTok',
+	youtube: 'YouTube', bluesky: 'Bluesky', mastodon: 'Mastodon', pinterest: 'Pinterest', reddit: 'Reddit',
+};
+
+/** A network's name as people write it: "x" → "X", "linkedin" → "LinkedIn"; others capitalised. */
+export function networkName(identifier: string): string {
+	return NETWORK_NAMES[identifier] ?? identifier.charAt(0).toUpperCase() + identifier.slice(1);
 }
 
 /** The connected channels, read once per run however many items need them. */
@@ -36,27 +48,14 @@ export async function channelsOfRun(run: RunContext, itemIndex: number): Promise
 
 /** A single-channel picker: from the connected channels, or by ID. */
 export function channelLocator(show: Record<string, string[]>, description: string): INodeProperties {
-	return {
-		displayName: 'Channel',
-		name: 'channel',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description,
-		displayOptions: { show },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchChannels', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. clx2k9j0a0001',
-			},
-		],
-	};
+	return picker(
+		{
+			displayName: 'Channel',
+			name: 'channel',
+			description: `${description}. The list shows the connected channels; an ID comes from Channel → Get Many (id).`,
+			searchListMethod: 'searchChannels',
+			placeholder: 'e.g. clx2k9j0a0001',
+		},
+		show,
+	);
 }

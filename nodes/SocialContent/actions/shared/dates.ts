@@ -55,3 +55,9 @@ export function normaliseDates<T extends Record<string, unknown>>(record: T, fie
 	}
 	return copy as T;
 }
+
+/** "2026-11-22 12:03" (UTC) for labels in pickers; undefined when the value is no date. */
+export function shortDate(value: unknown): string | undefined {
+	const date = typeof value === 'string' || typeof value === 'number' ? parseDate(value, 'UTC') : undefined;
+	return date ? date.toISOString().slice(0, 16).replace('T', ' ') : undefined;
+}

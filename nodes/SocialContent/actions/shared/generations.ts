@@ -3,11 +3,16 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest, downloadFile, type RunContext } from '../../transport';
+import { unwrapList } from '../items';
+import { shortDate } from './dates';
+import { picker } from './picker';
+import { simplifyGeneration } from './simplify';
 
 export const GENERATION_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
@@ -89,7 +94,7 @@ export async function waitForGeneration(
 		if (generation.status === 'failed') throw generationFailedError(ctx, generation, itemIndex);
 		const left = deadline - Date.now();
 		if (left <= 0) {
-			throw new NodeApiError(
+			throw withGenerationId(new NodeApiError(
 				ctx.getNode(),
 				{ generationId: id, status: String(generation.status) },
 				{
@@ -97,7 +102,7 @@ export async function waitForGeneration(
 					description: `It was started and may still finish: use "Studio → Get Generation" with ID ${id} later, or raise "Timeout (Minutes)". It was not started again.`,
 					itemIndex,
 				},
-			);
+			), id);
 		}
 		await sleep(Math.min(interval, left), signal);
 		interval = Math.min(Math.round(interval * 1.5), options.maxIntervalMs);
@@ -112,17 +117,25 @@ function whileWaiting(error: unknown, id: string): unknown {
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
 	error.message = `Generation ${id} was started, but waiting for it failed: ${error.message}`;
 	error.description = `Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" with ID ${id} to see how it ended.${error.description ? ` ${error.description}` : ''}`;
+	return withGenerationId(error, id);
+}
+
+/** Errors about one generation carry its id: the router puts it in the error item (`generationId`). */
+function withGenerationId<E extends NodeApiError | NodeOperationError>(error: E, id: string): E {
+	error.context.generationId = id;
 	return error;
 }
 
 export function generationFailedError(ctx: IExecuteFunctions, generation: IDataObject, itemIndex: number): NodeApiError {
 	const reason = generation.error ?? generation.message ?? generation.reason ?? generation.failureReason;
 	const reasonText = typeof reason === 'string' ? reason : reason ? JSON.stringify(reason) : '';
-	return new NodeApiError(ctx.getNode(), { generation: JSON.stringify(generation) }, {
-		message: `Generation ${String(generation.id)} failed${reasonText ? `: ${reasonText}` : ''}`,
-		description: 'The service reported the generation as failed. Check its inputs and try again; see "Studio → Get Credits" for what it cost.',
+	const id = String(generation.id);
+	const error = new NodeApiError(ctx.getNode(), { generationId: id, status: 'failed' }, {
+		message: `Generation ${id} failed${reasonText ? `: ${reasonText}` : ''}`,
+		description: 'The service reported it as failed. Check its inputs and start a new one; Studio → Get Credits shows what is left.',
 		itemIndex,
 	});
+	return withGenerationId(error, id);
 }
 
 /** Binary property name of the n-th output: output_0, output_1, … */
@@ -130,15 +143,23 @@ export function outputPropertyName(index: number): string {
 	return `output_${index}`;
 }
 
-/** The generation as an item, with each output downloaded into its own binary property. */
+export interface GenerationItemOptions {
+	/** Attach each output as binary data. */
+	download: boolean;
+	/** Output the simplified generation (see simplifyGeneration) instead of every field. */
+	simplify: boolean;
+}
+
+/** The generation as an item, optionally with each output downloaded into its own binary property. */
 export async function generationItem(
 	ctx: IExecuteFunctions | IPollFunctions,
 	run: RunContext,
 	generation: IDataObject,
-	download: boolean,
+	options: GenerationItemOptions,
 	itemIndex?: number,
 ): Promise<INodeExecutionData> {
-	if (!download) return { json: generation };
+	const json = options.simplify ? simplifyGeneration(generation) : generation;
+	if (!options.download) return { json };
 	const binary: IBinaryKeyData = {};
 	const outputs = generation.outputs as GenerationOutput[];
 	for (let index = 0; index < outputs.length; index++) {
@@ -146,5 +167,33 @@ export async function generationItem(
 		const fileName = file.fileName ?? `${outputPropertyName(index)}`;
 		binary[outputPropertyName(index)] = await ctx.helpers.prepareBinaryData(file.data, fileName, file.mimeType);
 	}
-	return { json: generation, binary };
+	return { json, binary };
+}
+
+/** Generation ID: a picker over the latest generations, or the ID (from Start Generation or the trigger). */
+export function generationLocator(show: Record<string, string[]>): INodeProperties {
+	return picker(
+		{
+			displayName: 'Generation',
+			name: 'generationId',
+			description: 'The generation to read. The list shows the latest ones; an ID comes from Start Generation, List Generations or the Social Content Trigger (its id field, e.g. gen_…).',
+			searchListMethod: 'searchGenerations',
+			placeholder: 'e.g. gen_8f2k1',
+		},
+		show,
+	);
+}
+
+/** The first page of GET /studio/generations, labelled for a picker. */
+export async function recentGenerations(run: RunContext): Promise<Array<{ id: string; label: string }>> {
+	const response = await apiRequest(run, { method: 'GET', path: '/studio/generations' });
+	const list = Array.isArray(response) ? response : (unwrapList(response, ['generations']) ?? []);
+	return list
+		.map(normaliseGeneration)
+		.filter((generation) => generation.id !== undefined && generation.id !== '')
+		.map((generation) => {
+			const when = shortDate(generation.finishedAt ?? generation.updatedAt ?? generation.createdAt);
+			const parts = [generation.format, generation.status, when, generation.id].filter((part) => part !== undefined && part !== '');
+			return { id: String(generation.id), label: parts.map(String).join(' · ') };
+		});
 }

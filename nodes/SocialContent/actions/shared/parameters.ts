@@ -65,7 +65,8 @@ export function keyValuePairs(pairs: Array<{ name?: string; value?: unknown }> |
 	return result;
 }
 
-function parseScalar(value: string): IDataObject[string] {
+/** Text as typed: numbers, true/false, null and JSON become what they spell; anything else stays text. */
+export function parseScalar(value: string): IDataObject[string] {
 	const trimmed = value.trim();
 	if (/^(true|false|null|-?\d+(\.\d+)?)$/.test(trimmed) || /^[[{]/.test(trimmed)) {
 		try {

@@ -1,21 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { generationItem, getGeneration } from '../shared/generations';
-import { requiredText } from '../shared/parameters';
+import { generationItem, generationLocator, getGeneration } from '../shared/generations';
+import { locatorId } from '../shared/parameters';
+import { simplifyProperty } from '../shared/simplify';
 import type { RunContext } from '../../transport';
 
 const show = { resource: ['studio'], operation: ['getGeneration'] };
 
-export const description: INodeProperties[] = updateDisplayOptions({ show }, [
-	{
-		displayName: 'Generation ID',
-		name: 'generationId',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'The ID returned by Start Generation',
-	},
+export const description: INodeProperties[] = [
+	generationLocator(show),
+	...updateDisplayOptions({ show }, [
 	{
 		displayName: 'Download Outputs',
 		name: 'downloadOutputs',
@@ -23,12 +18,15 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		default: false,
 		description: 'Whether to attach the outputs as binary data (output_0, output_1, …) when the generation is done',
 	},
-]);
+	simplifyProperty,
+	]),
+];
 
 /** GET /studio/generations/:id: status and outputs. */
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
-	const id = requiredText(this, 'generationId', 'Generation ID', itemIndex);
+	const id = locatorId(this, 'generationId', 'generation', itemIndex);
 	const generation = await getGeneration(run, id, itemIndex);
 	const download = (this.getNodeParameter('downloadOutputs', itemIndex, false) as boolean) && generation.status === 'done';
-	return [await generationItem(this, run, generation, download, itemIndex)];
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	return [await generationItem(this, run, generation, { download, simplify }, itemIndex)];
 }

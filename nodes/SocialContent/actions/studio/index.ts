@@ -26,8 +26,8 @@ export const description: INodeProperties[] = [
 		options: [
 			{ name: 'Get Credits', value: 'getCredits', description: 'Get the credits left', action: 'Get credits' },
 			{ name: 'Get Generation', value: 'getGeneration', description: 'Get the status and outputs of a generation', action: 'Get a generation' },
-			{ name: 'List Formats', value: 'listFormats', description: 'List the formats, their inputs and prices', action: 'List formats' },
-			{ name: 'List Generations', value: 'listGenerations', description: 'List generations, optionally by status', action: 'List generations' },
+			{ name: 'Get Many Formats', value: 'listFormats', description: 'Get the formats, their inputs and prices', action: 'Get many formats' },
+			{ name: 'Get Many Generations', value: 'listGenerations', description: 'Get generations, optionally by status', action: 'Get many generations' },
 			{ name: 'Start Generation', value: 'startGeneration', description: 'Start a paid media generation', action: 'Start a generation' },
 		],
 		default: 'startGeneration',

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normaliseGeneration } from '../shared/generations';
+import { simplifyGeneration, simplifyProperty } from '../shared/simplify';
 import { pagingFields, readList } from '../shared/paging';
 import type { RunContext } from '../../transport';
 
@@ -25,6 +26,7 @@ export const description: INodeProperties[] = [
 		},
 	]),
 	...pagingFields(show),
+	...updateDisplayOptions({ show }, [simplifyProperty]),
 ];
 
 /** GET /studio/generations?status=: one item per generation. */
@@ -34,5 +36,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		qs: status ? { status } : undefined,
 		listKeys: ['generations'],
 	});
-	return list.map((generation) => ({ json: normaliseGeneration(generation) }));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	return list.map((generation) => {
+		const normalised = normaliseGeneration(generation);
+		return { json: simplify ? simplifyGeneration(normalised) : normalised };
+	});
 }

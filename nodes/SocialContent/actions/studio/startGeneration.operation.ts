@@ -4,6 +4,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest, type RunContext } from '../../transport';
 import { fetchFormats, formatLocator } from '../shared/formats';
 import { generationItem, normaliseGeneration, waitForGeneration } from '../shared/generations';
+import { mappedInputs } from '../shared/mappedInputs';
+import { simplifyProperty } from '../shared/simplify';
 import { jsonObject, keyValuePairs, locatorId } from '../shared/parameters';
 
 const show = { resource: ['studio'], operation: ['startGeneration'] };
@@ -12,27 +14,53 @@ export const description: INodeProperties[] = [
 	formatLocator(show),
 	...updateDisplayOptions({ show }, [
 		{
-			displayName: 'Hook',
-			name: 'hook',
-			type: 'string',
-			typeOptions: { rows: 2 },
-			default: '',
-			description: 'The hook text, for formats that take one (wall_of_text, slideshow, hook_plus_demo, …). Sent as input.hook.',
+			displayName: 'Inputs',
+			name: 'inputMode',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Map Each Input', value: 'fields', description: 'One field per input of the chosen format' },
+				{ name: 'Name/Value Pairs', value: 'pairs', description: 'Inputs by name, for formats that do not describe theirs' },
+				{ name: 'JSON', value: 'json', description: 'All inputs as one JSON object' },
+			],
+			default: 'fields',
 		},
 		{
-			displayName: 'Other Inputs',
+			displayName: 'Format Inputs',
+			name: 'inputs',
+			type: 'resourceMapper',
+			noDataExpression: true,
+			default: { mappingMode: 'defineBelow', value: null },
+			required: true,
+			description: 'The inputs of the chosen format (prompt, hook, script, …), loaded from the service',
+			typeOptions: {
+				loadOptionsDependsOn: ['format.value'],
+				resourceMapper: {
+					resourceMapperMethod: 'getFormatInputs',
+					mode: 'add',
+					fieldWords: { singular: 'input', plural: 'inputs' },
+					addAllFields: true,
+					multiKeyMatch: false,
+					supportAutoMap: true,
+				},
+			},
+			displayOptions: { show: { inputMode: ['fields'] } },
+		},
+		{
+			displayName: 'Inputs',
 			name: 'otherInputs',
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Input',
 			default: {},
-			description: 'Further inputs of the format, by name (see "List Formats" for each format\'s inputs)',
+			description: 'Inputs of the format by name, e.g. prompt. Studio → List Formats shows each format\'s inputs.',
+			displayOptions: { show: { inputMode: ['pairs'] } },
 			options: [
 				{
 					displayName: 'Input',
 					name: 'input',
 					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+						{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. prompt' },
 						{
 							displayName: 'Value',
 							name: 'value',
@@ -48,8 +76,42 @@ export const description: INodeProperties[] = [
 			displayName: 'Inputs (JSON)',
 			name: 'inputJson',
 			type: 'json',
-			default: '',
-			description: 'Inputs as one JSON object; merged over the fields above',
+			default: '{}',
+			description: 'All inputs as one JSON object, e.g. {"prompt": "a red bicycle"}',
+			displayOptions: { show: { inputMode: ['json'] } },
+		},
+		{
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to wait until the generation is done (or failed) before going on. Off: the node returns the started generation at once; use Studio → Get Generation or the Social Content Trigger later.',
+		},
+		{
+			displayName: 'Download Outputs',
+			name: 'downloadOutputs',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to attach the finished files as binary data (output_0, output_1, …), ready for Post → Create or any file node',
+			displayOptions: { show: { waitForCompletion: [true] } },
+		},
+		{
+			displayName: 'Timeout (Minutes)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 15,
+			description: 'How long to wait before failing with the generation\'s ID (it is not started again)',
+			displayOptions: { show: { waitForCompletion: [true] } },
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			typeOptions: { minValue: 0.1 },
+			default: 3,
+			description: 'First wait between status checks; it grows by half each time, up to 30 seconds',
+			displayOptions: { show: { waitForCompletion: [true] } },
 		},
 		{
 			displayName: 'Options',
@@ -59,13 +121,6 @@ export const description: INodeProperties[] = [
 			default: {},
 			options: [
 				{
-					displayName: 'Download Outputs',
-					name: 'downloadOutputs',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to wait until the generation is done and attach its outputs as binary data (output_0, output_1, …). Turns on Wait for Completion.',
-				},
-				{
 					displayName: 'Max Credits',
 					name: 'maxCredits',
 					type: 'number',
@@ -73,31 +128,9 @@ export const description: INodeProperties[] = [
 					default: 0,
 					description: 'Refuse to start when the format costs more credits than this; 0 means no limit',
 				},
-				{
-					displayName: 'Poll Interval (Seconds)',
-					name: 'pollInterval',
-					type: 'number',
-					typeOptions: { minValue: 0.1 },
-					default: 3,
-					description: 'First wait between status checks; it grows by half each time, up to 30 seconds',
-				},
-				{
-					displayName: 'Timeout (Minutes)',
-					name: 'timeout',
-					type: 'number',
-					typeOptions: { minValue: 0 },
-					default: 15,
-					description: 'How long to wait for completion before failing with the generation\'s ID',
-				},
-				{
-					displayName: 'Wait for Completion',
-					name: 'waitForCompletion',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to wait until the generation is done (or failed) before going on',
-				},
 			],
 		},
+		simplifyProperty,
 	]),
 ];
 
@@ -108,7 +141,8 @@ export const creates = true;
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const formatId = locatorId(this, 'format', 'format', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const input = generationInput(this, itemIndex);
+	const input = generationInput(this, formatId, itemIndex);
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
 	const maxCredits = Number(options.maxCredits ?? 0);
 	if (maxCredits > 0) await refuseAbovePrice(this, run, formatId, maxCredits, itemIndex);
@@ -117,27 +151,29 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		itemIndex,
 	);
 	const generation = normaliseGeneration(started);
-	// Files exist only once the generation is done: asking for them means waiting for it.
-	if (!options.waitForCompletion && !options.downloadOutputs) return [{ json: generation }];
+	if (!this.getNodeParameter('waitForCompletion', itemIndex, true)) {
+		return [await generationItem(this, run, generation, { download: false, simplify }, itemIndex)];
+	}
 
 	const done = await waitForGeneration(this, run, String(generation.id), itemIndex, {
-		timeoutMs: Number(options.timeout ?? 15) * 60_000,
-		firstIntervalMs: Number(options.pollInterval ?? 3) * 1000,
+		timeoutMs: Number(this.getNodeParameter('timeout', itemIndex, 15)) * 60_000,
+		firstIntervalMs: Number(this.getNodeParameter('pollInterval', itemIndex, 3)) * 1000,
 		maxIntervalMs: 30_000,
 	});
 	// Keep what only the start answer tells (the credits charged).
 	const merged = { ...generation, ...done, credits: done.credits ?? generation.credits };
-	return [await generationItem(this, run, merged, Boolean(options.downloadOutputs), itemIndex)];
+	const download = this.getNodeParameter('downloadOutputs', itemIndex, true) as boolean;
+	return [await generationItem(this, run, merged, { download, simplify }, itemIndex)];
 }
 
-function generationInput(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const input: IDataObject = {};
-	const hook = (ctx.getNodeParameter('hook', itemIndex, '') as string).trim();
-	if (hook) input.hook = hook;
-	const pairs = ctx.getNodeParameter('otherInputs.input', itemIndex, []) as Array<{ name: string; value: string }>;
-	Object.assign(input, keyValuePairs(pairs));
-	Object.assign(input, jsonObject(ctx, 'inputJson', 'Inputs (JSON)', itemIndex));
-	return input;
+/** The `input` object, from whichever way the user gave it; required inputs checked before sending. */
+function generationInput(ctx: IExecuteFunctions, formatId: string, itemIndex: number): IDataObject {
+	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'fields') as string;
+	if (mode === 'json') return jsonObject(ctx, 'inputJson', 'Inputs (JSON)', itemIndex);
+	if (mode === 'pairs') {
+		return keyValuePairs(ctx.getNodeParameter('otherInputs.input', itemIndex, []) as Array<{ name: string; value: string }>);
+	}
+	return mappedInputs(ctx, formatId, itemIndex);
 }
 
 async function refuseAbovePrice(ctx: IExecuteFunctions, run: RunContext, formatId: string, maxCredits: number, itemIndex: number) {
