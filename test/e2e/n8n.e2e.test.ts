@@ -131,10 +131,13 @@ describe('in a real n8n, against the sandbox', () => {
 		expect((sandbox.state.counts.postsCreated as number) - before).toBe(2);
 	});
 
-	test('example: upload a file, then schedule a post (binary from Convert to File)', async () => {
+	test('example: attach the incoming file to a scheduled post (uploaded by the post, no expression)', async () => {
+		const uploadsBefore = sandbox.state.counts.uploads as number;
 		const run = await execute(examples['upload-then-schedule-post.json'].id as string);
-		expect(run.items('Upload Media')[0].json).toMatchObject({ path: expect.stringContaining('checklist.txt') });
 		expect(run.items('Schedule Post')[0].json).toMatchObject({ postId: expect.any(String), integration: 'ch_linkedin' });
+		expect((sandbox.state.counts.uploads as number) - uploadsBefore).toBe(1);
+		const [image] = (sandbox.state.posts.at(-1)?.image ?? []) as IDataObject[];
+		expect(image.path).toEqual(expect.stringContaining('checklist.txt'));
 	});
 
 	test('example: score a hook, then generate more', async () => {
@@ -142,16 +145,17 @@ describe('in a real n8n, against the sandbox', () => {
 		expect(run.items('Generate Hooks')).toHaveLength(3);
 	});
 
-	test('example: generate a slideshow, wait, and post it to X and LinkedIn', async () => {
+	test('example: generate an image, wait, and post it to X and LinkedIn (no expression typed)', async () => {
 		const run = await execute(examples['generate-wait-and-post.json'].id as string);
-		const [generated] = run.items('Generate Slideshow');
-		expect(generated.json.status).toBe('done');
+		const [generated] = run.items('Generate Image');
+		expect(generated.json).toMatchObject({ status: 'done', format: 'image_fast' });
 		expect(run.items('Post to X and LinkedIn')).toHaveLength(2);
-		const outputId = ((generated.json.outputs as IDataObject[])[0]).id;
+		const output = (generated.json.outputs as IDataObject[])[0];
 		const posted = sandbox.state.posts.slice(-2);
 		expect(posted.map((post) => post.integration)).toEqual(['ch_x', 'ch_linkedin']);
 		expect(posted[0]).toMatchObject({ type: 'now' });
-		expect(outputId).toEqual(expect.any(String));
+		for (const post of posted) expect(post.image).toEqual([{ id: output.id, path: output.path }]);
+		expect(JSON.parse(String(posted[0].settings))).toEqual({ who_can_reply_post: 'everyone', __type: 'x' });
 	});
 
 	test('OAuth2 credential: the sandbox receives the token raw, without Bearer', async () => {

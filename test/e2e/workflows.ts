@@ -4,6 +4,8 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { startGeneration } from '../helpers/parameters';
+
 const ACTION = 'n8n-nodes-social-content.socialContent';
 export const API_CREDENTIAL = { id: 'sandboxApiKey', name: 'Social Content (sandbox)' };
 export const OAUTH2_CREDENTIAL = { id: 'sandboxOAuth2', name: 'Social Content OAuth2 (sandbox)' };
@@ -50,15 +52,9 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 		['List Formats', { resource: 'studio', operation: 'listFormats' }],
 		[
 			'Start Generation',
-			{
-				resource: 'studio',
-				operation: 'startGeneration',
-				format: locator('slideshow'),
-				hook: '5 habits',
-				options: { waitForCompletion: true, downloadOutputs: true, pollInterval: 0.2, maxCredits: 20 },
-			},
+			startGeneration('slideshow', { hook: '5 habits' }, { waitForCompletion: true, pollInterval: 0.2, options: { maxCredits: 20 } }),
 		],
-		['Get Generation', { resource: 'studio', operation: 'getGeneration', generationId: '={{ $json.id }}', downloadOutputs: true }],
+		['Get Generation', { resource: 'studio', operation: 'getGeneration', generationId: locator('={{ $json.id }}'), downloadOutputs: true }],
 		['List Generations', { resource: 'studio', operation: 'listGenerations', status: 'done', returnAll: true }],
 		['Get Credits', { resource: 'studio', operation: 'getCredits' }],
 	]),
@@ -66,8 +62,8 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 		['List Channels', { resource: 'channel', operation: 'list' }],
 		['Get Connect URL', { resource: 'channel', operation: 'getConnectUrl', provider: 'linkedin' }],
 		['Is Connected', { resource: 'channel', operation: 'isConnected' }],
-		['Get Analytics', { resource: 'channel', operation: 'getAnalytics', channel: locator('ch_x'), date: '7' }],
-		['Get Post Analytics', { resource: 'channel', operation: 'getPostAnalytics', postId: 'post_1', date: '7' }],
+		['Get Analytics', { resource: 'channel', operation: 'getAnalytics', channel: locator('ch_x') }],
+		['Get Post Analytics', { resource: 'channel', operation: 'getPostAnalytics', postId: locator('post_1') }],
 		['Disconnect', { resource: 'channel', operation: 'disconnect', channel: locator('ch_instagram') }],
 	]),
 	media: chainWorkflow('e2eMedia', [
@@ -84,13 +80,12 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 				date: '2030-01-02T10:00:00',
 				channels: ['ch_x', 'ch_linkedin'],
 				content: { parts: [{ text: 'Hello from the e2e suite' }, { text: 'Second part' }] },
-				settings: { who_can_reply_post: 'everyone' },
 				options: { tags: 'e2e' },
 			},
 		],
 		['List Posts', { resource: 'post', operation: 'list', startDate: '2030-01-01T00:00:00', endDate: '2030-01-03T00:00:00' }],
 		['Find Free Slot', { resource: 'post', operation: 'findFreeSlot', channel: locator('ch_linkedin') }],
-		['Delete Post', { resource: 'post', operation: 'delete', postId: "={{ $('Create Post').first().json.postId }}" }],
+		['Delete Post', { resource: 'post', operation: 'delete', postId: locator("={{ $('Create Post').first().json.postId }}") }],
 	]),
 };
 
@@ -101,7 +96,7 @@ export const OAUTH2_WORKFLOW = chainWorkflow(
 );
 
 export const ERROR_WORKFLOW = chainWorkflow('e2eErrors', [
-	['Get Missing Generation', { resource: 'studio', operation: 'getGeneration', generationId: 'gen_missing' }, { onError: 'continueRegularOutput' }],
+	['Get Missing Generation', { resource: 'studio', operation: 'getGeneration', generationId: locator('gen_missing') }, { onError: 'continueRegularOutput' }],
 ]);
 
 /** For the faults injected by the sandbox: a read that is retried, a body that is not JSON, a 429. */

@@ -3,7 +3,7 @@
  * is a guess, not the spec: each group quotes the spec's "not shown" it stands for. Tests that feed
  * the node such an answer take its shape from here, so a reader can tell contract from assumption.
  * The node's side of each guess: actions/items.ts (lists), actions/shared/paging.ts (pages),
- * actions/shared/formats.ts (format records).
+ * actions/shared/formats.ts (format records), actions/shared/formatInputs.ts (a format's inputs).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -52,4 +52,22 @@ export const FORMAT_SHAPES = {
 		'{ formats: [...] }': (records: IDataObject[]) => ({ formats: records }),
 		'a map of id → record': (records: IDataObject[]) => Object.fromEntries(records.map(({ id, ...rest }) => [String(id), rest])),
 	},
+};
+
+/**
+ * A format's inputs (what Start Generation shows as fields). Each shape describes the same two
+ * inputs: `prompt` (text, required) and `seconds` (a number, optional), except a list of names,
+ * which says neither required nor type.
+ */
+export const FORMAT_INPUT_SHAPES = {
+	spec: ['"Studio format | has an id …, inputs, and credit price | Field names and shape of the format record: not shown."'],
+	shapes: {
+		'a list of names': ['prompt', 'seconds'],
+		'a comma-separated string': 'prompt, seconds',
+		'a list of field records (name, type, required)': [{ name: 'prompt', type: 'string', required: true }, { name: 'seconds', type: 'integer', required: false }],
+		'a list of field records (key, kind, optional)': [{ key: 'prompt', kind: 'text', optional: false }, { key: 'seconds', kind: 'number', optional: true }],
+		'a map of name → record': { prompt: { type: 'string', required: true }, seconds: { type: 'number' } },
+		'a map of name → type': { prompt: 'string', seconds: 'number' },
+		'a JSON Schema': { type: 'object', properties: { prompt: { type: 'string' }, seconds: { type: 'integer' } }, required: ['prompt'] },
+	} as Record<string, unknown>,
 };

@@ -2,8 +2,10 @@
  * Every shape in test/helpers/shapeGuesses.ts, driven through the node: the spec leaves these open,
  * so each plausible form must give the same output.
  */
-import { FORMAT_SHAPES, LIST_SHAPES, PAGE_SHAPES } from '../helpers/shapeGuesses';
-import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
+import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
+import { FORMAT_INPUT_SHAPES, FORMAT_SHAPES, LIST_SHAPES, PAGE_SHAPES } from '../helpers/shapeGuesses';
+import { API_PATH, api, apiKeyCredentials, NODE, runAction } from '../helpers/fixtures';
+import { ACTION_NODE_TYPE, loadOptionsContextFor } from '../helpers/harness';
 
 const listCases = Object.entries(LIST_SHAPES.shapes);
 const pageCases = Object.entries(PAGE_SHAPES.shapes);
@@ -64,5 +66,23 @@ describe('format records: every id name × price name × price form × container
 		const result = await runAction({ resource: 'studio', operation: 'listFormats' });
 		expect(result.output(NODE)[0].json).toMatchObject({ id: 'image_fast', price: 3 });
 		scope.done();
+	});
+});
+
+describe('format inputs: every shape gives the same fields in Start Generation', () => {
+	const node = new SocialContent();
+	test.each(Object.entries(FORMAT_INPUT_SHAPES.shapes))('%s', async (shape, inputs) => {
+		api().get(`${API_PATH}/studio/formats`).reply(200, [{ id: 'video_clip', inputs }]);
+		const context = loadOptionsContextFor(
+			ACTION_NODE_TYPE,
+			{ authentication: 'apiKey', resource: 'studio', operation: 'startGeneration', format: { __rl: true, mode: 'id', value: 'video_clip' } },
+			apiKeyCredentials,
+			{ socialContentApi: { id: '1', name: 'c' } },
+		);
+		const { fields } = await node.methods.resourceMapping.getFormatInputs.call(context);
+		expect(fields.map(({ id, displayName }) => [id, displayName])).toEqual([['prompt', 'Prompt'], ['seconds', 'Seconds']]);
+		const saysMore = !/names|comma|→ type/.test(shape);
+		expect(fields.map((field) => field.required)).toEqual(saysMore ? [true, false] : [false, false]);
+		if (shape.includes('→ type') || saysMore) expect(fields[1].type).toBe('number');
 	});
 });
