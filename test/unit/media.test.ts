@@ -104,7 +104,16 @@ describe('Media → Import From URL', () => {
 	);
 });
 
-describe('Media → List', () => {
+describe('Media → Get Many', () => {
+	test('Simplify (the default): each file\'s location once, as path; off: as the service sent it', async () => {
+		const files = [{ id: 'a', name: 'a.png', url: '/uploads/a.png', location: '/uploads/a.png' }, { id: 'b', path: '/uploads/b.mp4' }];
+		api().get(`${API_PATH}/media`).times(2).reply(200, files);
+		const simplified = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(simplified.output(NODE).map((item) => item.json)).toEqual([{ id: 'a', name: 'a.png', path: '/uploads/a.png' }, { id: 'b', path: '/uploads/b.mp4' }]);
+		const raw = await runAction({ resource: 'media', operation: 'list', returnAll: true, simplify: false });
+		expect(raw.output(NODE).map((item) => item.json)).toEqual(files);
+	});
+
 	test('GET /media, a plain array', async () => {
 		const scope = api().get(`${API_PATH}/media`).reply(200, [{ id: 'a' }, { id: 'b' }]);
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });

@@ -34,6 +34,21 @@ describe('per-item loop, pairing and errors', () => {
 		expect(items[2].json).toEqual({ ok: true });
 	});
 
+	test('error output: a failed generation\'s item, which keeps its generationId, goes to the second output too', async () => {
+		api()
+			.post(`${API_PATH}/studio/generations`)
+			.reply(200, { id: 'gen_f', status: 'queued' })
+			.get(`${API_PATH}/studio/generations/gen_f`)
+			.reply(200, { id: 'gen_f', status: 'failed', error: 'bad prompt' });
+		const result = await runAction(startGeneration('image_fast', { prompt: 'x' }, { waitForCompletion: true, pollInterval: 0.1 }), {
+			onError: 'continueErrorOutput',
+		});
+		expect(result.output(NODE, 0)).toEqual([]);
+		expect(result.output(NODE, 1).map((item) => item.json)).toEqual([
+			{ error: 'Generation gen_f failed: bad prompt', details: { generationId: 'gen_f', description: expect.any(String) } },
+		]);
+	});
+
 	test('error output (continueErrorOutput): failed items go to the second output', async () => {
 		api().get(PING).reply(200, { ok: true }).get(PING).reply(503, {});
 		const result = await runAction(
