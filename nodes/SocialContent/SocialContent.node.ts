@@ -4,7 +4,6 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as account from './actions/account';
 import * as channel from './actions/channel';
@@ -13,6 +12,7 @@ import * as media from './actions/media';
 import * as post from './actions/post';
 import { router } from './actions/router';
 import * as studio from './actions/studio';
+import { MAIN_CONNECTION } from './compat';
 import { authenticationProperty, credentialsFor, requestOptionsProperty } from './descriptions';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
@@ -27,8 +27,8 @@ export class SocialContent implements INodeType {
 		description: 'Score and generate hooks, generate media in the studio, and schedule posts to social channels',
 		defaults: { name: 'Social Content' },
 		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		inputs: [MAIN_CONNECTION],
+		outputs: [MAIN_CONNECTION],
 		credentials: credentialsFor(),
 		properties: [
 			authenticationProperty,

@@ -4,8 +4,9 @@ import type {
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { MAIN_CONNECTION } from '../SocialContent/compat';
 import { authenticationProperty, credentialsFor } from '../SocialContent/descriptions';
 import { loadOptions } from '../SocialContent/methods';
 import { simplifyProperty } from '../SocialContent/actions/shared/simplify';
@@ -23,7 +24,7 @@ export class SocialContentTrigger implements INodeType {
 		defaults: { name: 'Social Content Trigger' },
 		polling: true,
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: [MAIN_CONNECTION],
 		credentials: credentialsFor(),
 		properties: [
 			authenticationProperty,

@@ -1,5 +1,5 @@
 /**
- * Drives a real n8n (2.x, under Node 24 from the npm registry) with this package installed the
+ * Drives a real n8n (2.x under Node 24, or another version for test:compat) with this package installed the
  * way n8n loads community nodes: import credentials and workflows headlessly, execute workflows
  * with `n8n execute`, and run the server for what needs activation (polling triggers).
  */
@@ -145,18 +145,33 @@ export class N8n {
 		if (this.server.exitCode === null) this.server.kill('SIGKILL');
 	}
 
-	/** Owner account and a public-API key, for activating workflows. */
+	/**
+	 * Owner account and a public-API key, for activating workflows. n8n 2.x takes scoped keys at
+	 * /rest/api-keys; 1.x took a label only there, and before that one key at /rest/me/api-key.
+	 */
 	async ownerApiKey(email = 'owner@example.com', password = 'Sandbox-Passw0rd'): Promise<string> {
 		const cookie = await runtime.setupOwner(this.url, email, password);
-		const created = await fetch(`${this.url}/rest/api-keys`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json', Cookie: cookie },
-			body: JSON.stringify({ label: 'e2e', expiresAt: null, scopes: ['workflow:activate', 'workflow:deactivate', 'workflow:read', 'execution:read', 'execution:list', 'workflow:list'] }),
-		});
-		const body = (await created.json()) as { data?: { rawApiKey?: string; apiKey?: string } };
-		const key = body.data?.rawApiKey ?? body.data?.apiKey;
-		if (!key) throw new Error(`api key creation failed: ${created.status} ${JSON.stringify(body)}`);
-		return key;
+		const scopes = ['workflow:activate', 'workflow:deactivate', 'workflow:read', 'execution:read', 'execution:list', 'workflow:list'];
+		const attempts: Array<[string, IDataObject | undefined]> = [
+			['/rest/api-keys', { label: 'e2e', expiresAt: null, scopes }],
+			['/rest/api-keys', { label: 'e2e' }],
+			['/rest/me/api-key', undefined],
+		];
+		const answers: string[] = [];
+		for (const [path, body] of attempts) {
+			const created = await fetch(`${this.url}${path}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', Cookie: cookie },
+				body: body ? JSON.stringify(body) : undefined,
+			});
+			const text = await created.text();
+			answers.push(`${path}: ${created.status} ${text.slice(0, 200)}`);
+			if (!created.ok) continue;
+			const data = (JSON.parse(text) as { data?: { rawApiKey?: string; apiKey?: string } }).data;
+			const key = data?.rawApiKey ?? data?.apiKey;
+			if (key) return key;
+		}
+		throw new Error(`api key creation failed:\n${answers.join('\n')}`);
 	}
 
 	async publicApi(apiKey: string, method: string, path: string): Promise<IDataObject> {

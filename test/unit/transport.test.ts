@@ -1,12 +1,16 @@
-import type { NodeApiError } from 'n8n-workflow';
+import { Readable } from 'node:stream';
+
+import type { IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
+
+import { sendAuthenticated } from '../../nodes/SocialContent/transport/connection';
 
 import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/SocialContent/transport';
 import { retryAfter } from '../../nodes/SocialContent/transport/rateLimit';
 import { downloadEvents } from '../helpers/probeNode';
 import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';
-import { API_KEY, API_PATH, api, apiKeyCredentials, errorText, NODE, OAUTH_TOKEN, probe } from '../helpers/fixtures';
+import { API_KEY, API_PATH, APP_URL, api, apiKeyCredentials, errorText, NODE, OAUTH_TOKEN, probe } from '../helpers/fixtures';
 
 const PING = `${API_PATH}/agents/ping`;
 
@@ -400,5 +404,98 @@ describe('transport: downloads stream', () => {
 		api().get('/uploads/missing.mp4').reply(404, { msg: 'file not found' });
 		const result = await probe({ path: '/uploads/missing.mp4', download: true });
 		expect(result.error?.message).toBe('Not found: GET /uploads/missing.mp4 (404): file not found');
+	});
+});
+
+describe('transport: redirects of requests that carry the credential are followed by the node', () => {
+	const connection = { appURL: APP_URL, baseURL: `${APP_URL}${API_PATH}`, secret: API_KEY, host: 'app.example.com' };
+
+	test('through n8n: instance → instance keeps the key; instance → CDN drops it, the file arrives', async () => {
+		const seen: Array<[string, string | undefined]> = [];
+		const record = function (this: { req: { path: string; headers: Record<string, string | undefined> } }) {
+			seen.push([this.req.path, this.req.headers.authorization]);
+		};
+		const instance = nock(APP_URL)
+			.get('/uploads/a.png')
+			.reply(function () {
+				record.call(this);
+				return [302, '', { Location: '/files/a.png' }];
+			})
+			.get('/files/a.png')
+			.reply(function () {
+				record.call(this);
+				return [307, '', { Location: 'https://cdn.example.net/a.png?sig=1' }];
+			});
+		const cdn = nock('https://cdn.example.net')
+			.get('/a.png')
+			.query(true)
+			.reply(function () {
+				record.call(this);
+				return [200, Buffer.from('png'), { 'Content-Type': 'image/png' }];
+			});
+		const result = await probe({ path: '/uploads/a.png', download: true });
+		expect(result.error).toBeUndefined();
+		expect(seen).toEqual([
+			['/uploads/a.png', API_KEY],
+			['/files/a.png', API_KEY],
+			['/a.png?sig=1', undefined],
+		]);
+		instance.done();
+		cdn.done();
+	});
+
+	test('an n8n whose helper puts Authorization back on every redirect (before 2.4x) never gets to follow one with it', async () => {
+		// The request helper as old n8n-core has it: it follows redirects itself, copying the
+		// request's Authorization header to the next host (getBeforeRedirectFn).
+		const hosts: Array<[string, string | undefined]> = [];
+		const answers: Record<string, { statusCode: number; headers: Record<string, string>; body: string }> = {
+			[`${APP_URL}/uploads/a.png`]: { statusCode: 302, headers: { location: 'https://cdn.example.net/a.png' }, body: '' },
+			'https://cdn.example.net/a.png': { statusCode: 200, headers: {}, body: 'png' },
+		};
+		const oldHelper = async (options: IHttpRequestOptions) => {
+			let url = options.url;
+			for (;;) {
+				const headers = options.headers as Record<string, string> | undefined;
+				hosts.push([new URL(url).host, headers?.Authorization]);
+				const answer = answers[url];
+				if (answer.statusCode >= 300 && answer.statusCode < 400 && options.disableFollowRedirect !== true) {
+					url = answer.headers.location;
+					continue;
+				}
+				return answer;
+			}
+		};
+		const ctx = { helpers: { httpRequest: oldHelper }, getExecutionCancelSignal: () => undefined } as unknown as Parameters<typeof sendAuthenticated>[0];
+		const response = await sendAuthenticated(ctx, connection, { method: 'GET', url: '/uploads/a.png', baseURL: `${APP_URL}` });
+		expect(response.body).toBe('png');
+		expect(hosts).toEqual([
+			['app.example.com', API_KEY],
+			['cdn.example.net', undefined],
+		]);
+	});
+
+	test('a redirect of an upload (a streamed body cannot be sent twice) is returned, not followed', async () => {
+		const calls: string[] = [];
+		const helper = async (options: IHttpRequestOptions) => {
+			calls.push(options.url);
+			return { statusCode: 307, headers: { location: '/elsewhere' }, body: '' };
+		};
+		const ctx = { helpers: { httpRequest: helper } } as unknown as Parameters<typeof sendAuthenticated>[0];
+		const body = Readable.from([Buffer.from('file')]);
+		const response = await sendAuthenticated(ctx, connection, { method: 'POST', url: '/upload', baseURL: connection.baseURL, body });
+		expect(response.statusCode).toBe(307);
+		expect(calls).toEqual([`${APP_URL}${API_PATH}/upload`]);
+	});
+
+	test('a redirect loop ends after 5 redirects with the last answer', async () => {
+		let calls = 0;
+		const helper = async () => {
+			calls++;
+			return { statusCode: 302, headers: { location: `/again/${calls}` }, body: '' };
+		};
+		const ctx = { helpers: { httpRequest: helper } } as unknown as Parameters<typeof sendAuthenticated>[0];
+		const response = await sendAuthenticated(ctx, connection, { method: 'GET', url: '/loop', baseURL: connection.baseURL });
+		expect(response.statusCode).toBe(302);
+		expect(calls).toBe(6);
 	});
 });

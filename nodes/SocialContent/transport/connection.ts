@@ -82,31 +82,85 @@ function authenticationOf(ctx: ApiContext): Authentication {
 	return value as Authentication;
 }
 
+/** Redirects followed for a request that carries the credential, before its answer is returned as is. */
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
 /**
- * Sends one request, with the credential only if it goes to the instance's own origin.
+ * Sends one request, with the credential only while it goes to the instance's own origin.
  *
  * The credential is read through n8n once per run (readConnection: n8n decrypts it and resolves
  * its expressions) and applied here as both credentials declare it: the key or token raw in
  * `Authorization`, no "Bearer". n8n's credential path (httpRequestWithAuthentication) would read,
  * decrypt and resolve it again for every request, through its expression engine: in a real n8n
  * that is most of an item's time (see BENCHMARKS.md). What that path guarantees is kept: the
- * request goes through the same n8n helper (proxies, SSRF policy, tracing); the credential goes
- * only to the instance's origin, never along a redirect to another one (n8n's default would
- * re-add it there); it is scrubbed from every message (errors.ts).
+ * request goes through the same n8n helper (proxies, SSRF policy, tracing); the credential is
+ * scrubbed from every message (errors.ts).
+ *
+ * Redirects of a request carrying the credential are followed here, not by n8n: n8n before 2.4x
+ * puts `Authorization` back on every redirect whatever the host (n8n-core's beforeRedirect), and
+ * later versions do unless told not to. So an output file that redirects to a CDN or presigned
+ * storage is fetched from there without the key, on every n8n version.
  */
 export async function sendAuthenticated(
 	ctx: ApiContext,
 	connection: Connection,
 	options: IHttpRequestOptions,
 ): Promise<RawResponse> {
-	const target = new URL(options.url, options.baseURL ? `${options.baseURL}/` : undefined);
-	const ownOrigin = target.origin === new URL(connection.baseURL).origin;
-	const request: IHttpRequestOptions = {
+	const instanceOrigin = new URL(connection.baseURL).origin;
+	let target = absoluteUrl(options.url, options.baseURL);
+	let request: IHttpRequestOptions = {
 		...options,
-		headers: ownOrigin ? { ...options.headers, Authorization: connection.secret } : options.headers,
-		sendCredentialsOnCrossOriginRedirect: false,
+		url: target.href,
+		baseURL: undefined,
 		// The credential path sets this for its requests; the plain helper leaves it to the caller.
 		abortSignal: 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined,
 	};
-	return (await ctx.helpers.httpRequest(request)) as RawResponse;
+	for (let redirects = 0; ; redirects++) {
+		if (target.origin !== instanceOrigin) {
+			// Off the instance: no credential to protect, n8n follows any further redirect itself.
+			return (await ctx.helpers.httpRequest(request)) as RawResponse;
+		}
+		const response = (await ctx.helpers.httpRequest({
+			...request,
+			headers: { ...request.headers, Authorization: connection.secret },
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+		})) as RawResponse;
+		const next = redirectOf(request, response);
+		if (!next || redirects >= MAX_REDIRECTS) return response;
+		discardBody(response);
+		target = new URL(next.location, target);
+		request = { ...request, ...next.changes, url: target.href };
+	}
+}
+
+/** The request's address as axios joins it: a relative url is appended to baseURL's path. */
+function absoluteUrl(url: string, baseURL: string | undefined): URL {
+	if (!baseURL || /^[a-z][a-z\d+.-]*:/i.test(url)) return new URL(url);
+	return new URL(`${baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`);
+}
+
+/**
+ * Where a redirect answer points, and how the request changes on the way (as browsers and
+ * axios do: 303, and 301/302 after a POST, continue as a GET without body). A streamed body
+ * (an upload) cannot be sent twice: its 307/308 is returned as it is.
+ */
+function redirectOf(request: IHttpRequestOptions, response: RawResponse): { location: string; changes: Partial<IHttpRequestOptions> } | undefined {
+	if (!REDIRECT_STATUSES.includes(response.statusCode)) return undefined;
+	const location = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'location')?.[1];
+	if (typeof location !== 'string' || !location) return undefined;
+	const method = (request.method ?? 'GET').toUpperCase();
+	if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
+		return { location, changes: { method: 'GET', body: undefined } };
+	}
+	const body = request.body as { pipe?: unknown; [Symbol.asyncIterator]?: unknown } | undefined;
+	const streamed = !!body && typeof body === 'object' && (typeof body.pipe === 'function' || typeof body[Symbol.asyncIterator] === 'function');
+	return streamed ? undefined : { location, changes: {} };
+}
+
+/** Lets go of an answer's body without reading it (a stream is closed, its socket freed). */
+export function discardBody(response: RawResponse): void {
+	const body = response.body as { destroy?: () => void } | undefined;
+	if (body && typeof body === 'object' && typeof body.destroy === 'function') body.destroy();
 }

@@ -1,12 +1,12 @@
 
 import type { IHttpRequestOptions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
-import { sendAuthenticated, type Connection, type RawResponse } from './connection';
+import { discardBody, sendAuthenticated, type Connection, type RawResponse } from './connection';
 import { isNetworkError, networkError, rateLimitError, requestNotSentError, type RequestLine } from './errors';
 import type { RequestPacer } from './pacing';
 import { retryAfter } from './rateLimit';
 import type { ApiContext, RunContext } from './runContext';
+import { abortableWait } from '../compat';
 
 interface RequestLimits {
 	/** Most time, in milliseconds, one request may spend waiting on 429 answers. */
@@ -54,14 +54,14 @@ export async function exchange(
 	for (;;) {
 		const ticket = pacer.take(Date.now());
 		const holdMs = ticket.at - Date.now();
-		if (holdMs > 0) await sleep(holdMs, signal);
+		if (holdMs > 0) await abortableWait(holdMs, signal);
 		let response: RawResponse;
 		try {
 			response = await sendOnce();
 		} catch (error) {
 			if (!isNetworkError(error)) throw requestNotSentError(ctx.getNode(), connection, error, itemIndex);
 			if (isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length) {
-				await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);
+				await abortableWait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 				continue;
 			}
 			throw networkError(ctx.getNode(), connection, request, error, { made: readRetries + 1, timeoutMs: limits.timeoutMs }, itemIndex);
@@ -81,13 +81,13 @@ export async function exchange(
 			}
 			pacer.refused(Date.now(), waitMs, asked.wholeSeconds, ticket);
 			waitedForRateLimitMs += waitMs;
-			await sleep(waitMs, signal);
+			await abortableWait(waitMs, signal);
 			continue;
 		}
 		pacer.accepted();
 		if (isRead && TRANSIENT_STATUSES.includes(response.statusCode) && readRetries < READ_RETRY_DELAYS_MS.length) {
 			discardBody(response);
-			await sleep(READ_RETRY_DELAYS_MS[readRetries++], signal);
+			await abortableWait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 			continue;
 		}
 		return response;
@@ -129,11 +129,6 @@ export async function bodyText(response: RawResponse): Promise<string> {
 }
 
 /** Frees a streamed body that will not be read. */
-function discardBody(response: RawResponse): void {
-	const body = response.body as { destroy?: () => void } | undefined;
-	if (body && typeof body === 'object' && typeof body.destroy === 'function') body.destroy();
-}
-
 export function parseJson(text: string): unknown {
 	try {
 		return JSON.parse(text);

@@ -6,13 +6,14 @@ import type {
 	INodeProperties,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, downloadFile, type RunContext } from '../../transport';
 import { unwrapList } from '../items';
 import { shortDate } from './dates';
 import { picker } from './picker';
 import { simplifyGeneration } from './simplify';
+import { abortableWait } from '../../compat';
 
 export const GENERATION_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
@@ -104,7 +105,7 @@ export async function waitForGeneration(
 				},
 			), id);
 		}
-		await sleep(Math.min(interval, left), signal);
+		await abortableWait(Math.min(interval, left), signal);
 		interval = Math.min(Math.round(interval * 1.5), options.maxIntervalMs);
 	}
 }

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// npm run test:compat -- <n8n version>: installs that n8n (cached beside the e2e's) and runs the
+// short end-to-end set of test/compat/n8n.compat.ts against it. n8n up to 2.8 runs on Node 20,
+// later ones need Node 24 (both fetched from the npm registry).
+'use strict';
+const { spawnSync } = require('node:child_process');
+const { join } = require('node:path');
+
+const version = process.argv[2];
+if (!version || !/^\d+\.\d+\.\d+$/.test(version)) {
+	console.error('Usage: npm run test:compat -- <n8n version>, e.g. npm run test:compat -- 1.123.81');
+	process.exit(2);
+}
+const [major, minor] = version.split('.').map(Number);
+const nodeMajor = process.env.NODE_MAJOR || (major < 2 || (major === 2 && minor <= 8) ? '20' : '24');
+const jest = join(__dirname, '..', 'node_modules', '.bin', 'jest');
+const result = spawnSync(jest, ['--testMatch', '<rootDir>/test/compat/*.compat.ts', '--runInBand', '--testTimeout', '300000'], {
+	cwd: join(__dirname, '..'),
+	stdio: 'inherit',
+	env: { ...process.env, N8N_VERSION: version, NODE_MAJOR: nodeMajor },
+});
+process.exit(result.status ?? 1);
