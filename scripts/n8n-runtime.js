@@ -64,7 +64,8 @@ async function waitUntilReady(url, child, log, timeoutMs = 120000) {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		try {
-			if ((await fetch(`${url}/healthz/readiness`)).ok) return;
+			// n8n 1.x reports ready before its REST routes are registered: wait for those too.
+			if ((await fetch(`${url}/healthz/readiness`)).ok && (await fetch(`${url}/rest/settings`)).ok) return;
 		} catch {
 			// not listening yet
 		}
