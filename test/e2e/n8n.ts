@@ -48,6 +48,8 @@ export interface ExecutionResult {
 export class N8n {
 	readonly userFolder: string;
 	private server?: ChildProcess;
+	/** The owner's session, once ownerApiKey() has set the owner up: for the editor's REST calls. */
+	private ownerCookie?: string;
 	port = 0;
 	private brokerPort = 0;
 
@@ -151,6 +153,7 @@ export class N8n {
 	 */
 	async ownerApiKey(email = 'owner@example.com', password = 'Sandbox-Passw0rd'): Promise<string> {
 		const cookie = await runtime.setupOwner(this.url, email, password);
+		this.ownerCookie = cookie;
 		const scopes = ['workflow:activate', 'workflow:deactivate', 'workflow:read', 'execution:read', 'execution:list', 'workflow:list'];
 		const attempts: Array<[string, IDataObject | undefined]> = [
 			['/rest/api-keys', { label: 'e2e', expiresAt: null, scopes }],
@@ -172,6 +175,19 @@ export class N8n {
 			if (key) return key;
 		}
 		throw new Error(`api key creation failed:\n${answers.join('\n')}`);
+	}
+
+	/** A call of n8n's internal REST API as the editor makes it, in the owner's session. */
+	async rest(method: string, path: string, body?: IDataObject): Promise<IDataObject> {
+		if (!this.ownerCookie) throw new Error('rest(): call ownerApiKey() first');
+		const response = await fetch(`${this.url}/rest${path}`, {
+			method,
+			headers: { 'Content-Type': 'application/json', Cookie: this.ownerCookie, 'browser-id': 'e2e' },
+			body: body ? JSON.stringify(body) : undefined,
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} /rest${path}: ${response.status} ${text.slice(0, 500)}`);
+		return JSON.parse(text) as IDataObject;
 	}
 
 	async publicApi(apiKey: string, method: string, path: string): Promise<IDataObject> {
