@@ -34,6 +34,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. mastodon',
+		description: 'The provider name as the service spells it in /social/:provider, for one not in the list',
 		displayOptions: { show: { provider: ['custom'] } },
 	},
 ]);

@@ -44,6 +44,7 @@ export const description: INodeProperties[] = [
 				{ name: 'All Hooks in One Item', value: 'oneItem' },
 			],
 			default: 'perHook',
+			description: 'One output item per generated hook (to score or post each), or all of them in one item under hooks',
 		},
 	]),
 ];

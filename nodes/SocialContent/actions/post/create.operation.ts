@@ -16,6 +16,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		displayName: 'Type',
 		name: 'type',
 		type: 'options',
+		description: 'Whether to schedule the post for a date, publish it now, or save it as a draft',
 		options: [
 			{ name: 'Schedule', value: 'schedule', description: 'Publish at the given date' },
 			{ name: 'Publish Now', value: 'now', description: 'Publish right away' },

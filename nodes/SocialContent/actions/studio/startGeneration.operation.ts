@@ -18,6 +18,7 @@ export const description: INodeProperties[] = [
 			name: 'inputMode',
 			type: 'options',
 			noDataExpression: true,
+			description: 'How to give the format\'s inputs: as fields (loaded for the chosen format), by name, or as JSON',
 			options: [
 				{ name: 'Map Each Input', value: 'fields', description: 'One field per input of the chosen format' },
 				{ name: 'Name/Value Pairs', value: 'pairs', description: 'Inputs by name, for formats that do not describe theirs' },
