@@ -1,11 +1,12 @@
 /**
  * The short end-to-end set run against another n8n version: `npm run test:compat -- <version>`
  * (scripts/test-compat.js installs that n8n into the e2e cache and runs this file). Ping, score,
- * start + wait + download, a file uploaded and posted, and the trigger activated for real and
- * firing once. Not part of `npm test`: each version is a 3 GB install.
+ * start + wait + download, a file uploaded and posted, the editor's dropdowns and Format Inputs
+ * loaded through the server, and the trigger activated for real and firing once. Not part of `npm test`: each version is a 3 GB install.
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { expectEditorDropdowns } from '../e2e/editorCalls';
 import { exampleWorkflows, RESOURCE_WORKFLOWS } from '../e2e/workflows';
 import { installN8n, installPackage, N8n } from '../e2e/n8n';
 
@@ -39,6 +40,13 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
+let apiKeyOfServer: Promise<string> | undefined;
+/** Starts n8n's server once, with its owner account; returns a public-API key. */
+async function running(): Promise<string> {
+	apiKeyOfServer ??= n8n.start().then(async () => await n8n.ownerApiKey());
+	return await apiKeyOfServer;
+}
+
 describe(`n8n ${VERSION}`, () => {
 	test('ping: Check Connection', async () => {
 		const run = await n8n.execute('e2eAccount');
@@ -71,9 +79,13 @@ describe(`n8n ${VERSION}`, () => {
 		expect((sandbox.state.counts.uploads as number) - uploadsBefore).toBe(1);
 	});
 
+	test('editor: Format Inputs, the format list and the setting targets load through the server', async () => {
+		await running();
+		await expectEditorDropdowns(n8n);
+	});
+
 	test('trigger: activated in a running n8n, fires once for a finished generation', async () => {
-		await n8n.start();
-		const apiKey = await n8n.ownerApiKey();
+		const apiKey = await running();
 		const id = examples['generation-finished-post.json'].id as string;
 		const before = sandbox.state.posts.length;
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);

@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { exampleWorkflows, ERROR_WORKFLOW, FAULT_WORKFLOW, OAUTH2_WORKFLOW, RESOURCE_WORKFLOWS } from './workflows';
+import { expectEditorDropdowns } from './editorCalls';
 import { installN8n, installPackage, N8n } from './n8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -184,30 +185,7 @@ describe('in a real n8n, against the sandbox', () => {
 
 	test('editor: a picked format\'s inputs load as fields through n8n\'s server, the way the panel asks for them', async () => {
 		await runningServer();
-		const ask = async (endpoint: string, methodName: string, path: string, parameters: IDataObject) =>
-			((await n8n.rest('POST', `/dynamic-node-parameters/${endpoint}`, {
-				path,
-				methodName,
-				nodeTypeAndVersion: { name: 'n8n-nodes-social-content.socialContent', version: 1 },
-				currentNodeParameters: { authentication: 'apiKey', ...parameters },
-				credentials: { socialContentApi: { id: 'sandboxApiKey', name: 'Social Content (sandbox)' } },
-			})) as { data: IDataObject }).data;
-		const start = { resource: 'studio', operation: 'startGeneration' };
-		const fields = (await ask('resource-mapper-fields', 'getFormatInputs', 'parameters.inputs', { ...start, format: { __rl: true, mode: 'list', value: 'video_clip' } })).fields as IDataObject[];
-		expect(fields.map(({ id, displayName, required, type }) => ({ id, displayName, required, type }))).toEqual([
-			{ id: 'prompt', displayName: 'Prompt', required: true, type: 'string' },
-			{ id: 'seconds', displayName: 'Seconds', required: false, type: 'number' },
-		]);
-		const formats = (await ask('resource-locator-results', 'searchFormats', 'parameters.format', start)).results as IDataObject[];
-		expect(formats.find((format) => format.value === 'image_fast')).toEqual({ name: 'Image (fast) · 1 credit', value: 'image_fast', description: 'Needs: Prompt' });
-		const targets = (await n8n.rest('POST', '/dynamic-node-parameters/options', {
-			path: 'parameters.settings.setting.target',
-			methodName: 'getSettingTargets',
-			nodeTypeAndVersion: { name: 'n8n-nodes-social-content.socialContent', version: 1 },
-			currentNodeParameters: { authentication: 'apiKey', resource: 'post', operation: 'create' },
-			credentials: { socialContentApi: { id: 'sandboxApiKey', name: 'Social Content (sandbox)' } },
-		})) as { data: IDataObject[] };
-		expect(targets.data.map((option) => option.name)).toEqual(expect.arrayContaining(['All X Channels', 'All LinkedIn Channels', 'Sandbox on X · X']));
+		await expectEditorDropdowns(n8n);
 	});
 
 	test('trigger: activated for real, it fires after a generation finishes and the post goes out', async () => {

@@ -1,0 +1,47 @@
+/** What the editor asks n8n's server for while a user fills a panel: dropdowns, lists, fields. */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { N8n } from './n8n';
+import { API_CREDENTIAL } from './workflows';
+
+const NODE_TYPE = { name: 'n8n-nodes-social-content.socialContent', version: 1 };
+
+async function ask(n8n: N8n, endpoint: string, methodName: string, path: string, parameters: IDataObject): Promise<unknown> {
+	const answer = await n8n.rest('POST', `/dynamic-node-parameters/${endpoint}`, {
+		path,
+		methodName,
+		nodeTypeAndVersion: NODE_TYPE,
+		currentNodeParameters: { authentication: 'apiKey', ...parameters },
+		credentials: { socialContentApi: API_CREDENTIAL },
+	});
+	return answer.data;
+}
+
+const START = { resource: 'studio', operation: 'startGeneration' };
+
+/** Start Generation's Format Inputs once a format is picked (the resource mapper's fields). */
+export async function formatInputFields(n8n: N8n, formatId: string): Promise<IDataObject[]> {
+	const data = (await ask(n8n, 'resource-mapper-fields', 'getFormatInputs', 'parameters.inputs', { ...START, format: { __rl: true, mode: 'list', value: formatId } })) as IDataObject;
+	return data.fields as IDataObject[];
+}
+
+/** The Format picker's list. */
+export async function formatList(n8n: N8n): Promise<IDataObject[]> {
+	return ((await ask(n8n, 'resource-locator-results', 'searchFormats', 'parameters.format', START)) as IDataObject).results as IDataObject[];
+}
+
+/** Post → Create → Settings → Applies To. */
+export async function settingTargets(n8n: N8n): Promise<IDataObject[]> {
+	return (await ask(n8n, 'options', 'getSettingTargets', 'parameters.settings.setting.target', { resource: 'post', operation: 'create' })) as IDataObject[];
+}
+
+/** The panels' dropdowns and fields as a user would see them, against the sandbox. */
+export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
+	const fields = await formatInputFields(n8n, 'video_clip');
+	expect(fields.map(({ id, displayName, required, type }) => ({ id, displayName, required, type }))).toEqual([
+		{ id: 'prompt', displayName: 'Prompt', required: true, type: 'string' },
+		{ id: 'seconds', displayName: 'Seconds', required: false, type: 'number' },
+	]);
+	expect((await formatList(n8n)).find((format) => format.value === 'image_fast')).toEqual({ name: 'Image (fast) · 1 credit', value: 'image_fast', description: 'Needs: Prompt' });
+	expect((await settingTargets(n8n)).map((option) => option.name)).toEqual(expect.arrayContaining(['All X Channels', 'All LinkedIn Channels', 'Sandbox on X · X']));
+}
