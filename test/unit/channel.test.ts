@@ -8,7 +8,7 @@ const channels = [
 ];
 const channel = (value: string) => ({ __rl: true, mode: 'list', value });
 
-describe('Channel → List', () => {
+describe('Channel → Get Many', () => {
 	test.each([
 		['an array', channels],
 		['a wrapper', { integrations: channels }],

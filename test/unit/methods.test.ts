@@ -1,6 +1,7 @@
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
 import { API_KEY, API_PATH, api, apiKeyCredentials } from '../helpers/fixtures';
 import { ACTION_NODE_TYPE, loadOptionsContextFor } from '../helpers/harness';
+import { LIST_SHAPES } from '../helpers/shapeGuesses';
 
 const node = new SocialContent();
 const context = () =>
@@ -56,5 +57,70 @@ describe('dropdowns, loaded through the same transport', () => {
 	test('a 401 while loading a dropdown gives the credential advice', async () => {
 		api().get(`${API_PATH}/integrations`).reply(401, {});
 		await expect(node.methods.loadOptions.getChannels.call(context())).rejects.toThrow(/missing, wrong, or was revoked/);
+	});
+});
+
+describe('pickers for generations, posts, media files and setting targets', () => {
+	test.each(Object.entries(LIST_SHAPES.shapes))('searchGenerations: the first page, answering %s, labelled "format · status · date · id"', async (_shape, wrap) => {
+		const scope = api()
+			.get(`${API_PATH}/studio/generations`)
+			.reply(200, wrap([{ id: 'gen_1', status: 'DONE', formatId: 'image_fast', updatedAt: '2026-11-22T12:03:09Z' }, { id: 'gen_2', status: 'queued' }], 'generations') as object);
+		const found = await node.methods.listSearch.searchGenerations.call(context(), 'image');
+		expect(found.results).toEqual([{ name: 'image_fast · done · 2026-11-22 12:03 · gen_1', value: 'gen_1' }]);
+		scope.done();
+	});
+
+	test('searchGenerations reads one page only, even when the service says there are more', async () => {
+		const scope = api().get(`${API_PATH}/studio/generations`).reply(200, { generations: [{ id: 'gen_1', status: 'done' }], page: 1, pages: 40 });
+		expect((await node.methods.listSearch.searchGenerations.call(context())).results).toEqual([{ name: 'done · gen_1', value: 'gen_1' }]);
+		scope.done();
+	});
+
+	test.each([
+		['an array with content and publishDate', [{ id: 'p_2', content: 'Later post', publishDate: '2026-12-02T09:00:00Z' }, { id: 'p_1', content: 'A long first post that goes well past forty characters', publishDate: '2026-12-01T09:00:00+01:00' }]],
+		['{ posts } with text and date', { posts: [{ id: 'p_2', text: 'Later post', date: '2026-12-02T09:00:00.000Z' }, { postId: 'p_1', text: 'A long first post that goes well past forty characters', date: '2026-12-01T08:00:00Z' }] }],
+	])('searchPosts: 30 days back to 90 ahead, soonest first, answering %s', async (_shape, body) => {
+		let query: Record<string, string> = {};
+		const scope = api()
+			.get(`${API_PATH}/posts`)
+			.query((given) => {
+				query = given as Record<string, string>;
+				return true;
+			})
+			.reply(200, body);
+		const found = await node.methods.listSearch.searchPosts.call(context());
+		expect(found.results).toEqual([
+			{ name: 'A long first post that goes well past fo… · 2026-12-01 08:00', value: 'p_1' },
+			{ name: 'Later post · 2026-12-02 09:00', value: 'p_2' },
+		]);
+		const days = (Date.parse(query.endDate) - Date.parse(query.startDate)) / 86_400_000;
+		expect(Math.round(days)).toBe(120);
+		expect(query.startDate).toMatch(/Z$/);
+		scope.done();
+	});
+
+	test('getMediaFiles: pages of the library, "name · date" → id; files without an id or a location are left out', async () => {
+		const scope = api()
+			.get(`${API_PATH}/media`)
+			.reply(200, { pages: 2, results: [{ id: 'med_1', name: 'photo.png', path: '/uploads/photo.png', createdAt: '2026-11-20T10:00:00Z' }, { name: 'no id', path: '/x' }] })
+			.get(`${API_PATH}/media`)
+			.query({ page: 2 })
+			.reply(200, { pages: 2, results: [{ id: 'med_2', url: '/uploads/clip.mp4' }, { id: 'med_3' }] });
+		expect(await node.methods.loadOptions.getMediaFiles.call(context())).toEqual([
+			{ name: 'photo.png · 2026-11-20 10:00', value: 'med_1' },
+			{ name: 'clip.mp4', value: 'med_2' },
+		]);
+		scope.done();
+	});
+
+	test('getSettingTargets: each network of the connected channels, then each channel', async () => {
+		api().get(`${API_PATH}/integrations`).reply(200, [...channels, { id: 'ch_x2', name: 'Acme Two', identifier: 'x' }]);
+		expect(await node.methods.loadOptions.getSettingTargets.call(context())).toEqual([
+			{ name: 'All LinkedIn Channels', value: 'network:linkedin' },
+			{ name: 'All X Channels', value: 'network:x' },
+			{ name: 'Acme · X', value: 'channel:ch_x' },
+			{ name: 'Acme Corp · LinkedIn', value: 'channel:ch_li' },
+			{ name: 'Acme Two · X', value: 'channel:ch_x2' },
+		]);
 	});
 });

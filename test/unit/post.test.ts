@@ -212,7 +212,7 @@ describe('Post → Create', () => {
 	});
 });
 
-describe('Post → List', () => {
+describe('Post → Get Many', () => {
 	test('GET /posts?startDate&endDate as ISO; settings strings parsed, dates normalised', async () => {
 		const scope = api()
 			.get(`${API_PATH}/posts`)
@@ -272,7 +272,7 @@ describe('Post → Find Free Slot', () => {
 describe('Post → Create: where the media come from (no expressions)', () => {
 	const imageOf = (body: IDataObject | undefined) => (body?.posts as Array<{ value: Array<{ image: unknown }> }>).map((entry) => entry.value[0].image);
 
-	test('Binary File From Input: one streamed POST /upload, then the post with what it returned', async () => {
+	test('Binary File From Input: one POST /upload (the streaming upload Media → Upload uses), then the post with what it returned', async () => {
 		const order: string[] = [];
 		let uploaded = '';
 		const sent: { body?: IDataObject } = {};

@@ -19,7 +19,7 @@ const doneGeneration = {
 };
 const generation = (value: string) => ({ __rl: true, mode: 'id', value });
 
-describe('Studio → List Formats', () => {
+describe('Studio → Get Many Formats', () => {
 	test.each([
 		['an array', formats],
 		['a wrapper', { formats }],
@@ -314,7 +314,7 @@ describe('Studio → Get Generation', () => {
 	});
 });
 
-describe('Studio → List Generations', () => {
+describe('Studio → Get Many Generations', () => {
 	test('GET /studio/generations?status=done, one item per generation', async () => {
 		const scope = api()
 			.get(GEN)

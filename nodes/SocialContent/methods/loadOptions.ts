@@ -21,7 +21,7 @@ export async function getFormats(this: ILoadOptionsFunctions): Promise<INodeProp
 
 /** The media library's latest files (Post → Create → Media → From Media Library). */
 export async function getMediaFiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await mediaFileOptions(this, new RunContext(this));
+	return await mediaFileOptions(new RunContext(this));
 }
 
 /** What a post setting can apply to: each network of the connected channels, then each channel. */

@@ -87,7 +87,6 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 				default: false,
 				description: 'Whether the service shortens the links in the text',
 			},
-			channelTextsProperty,
 			{
 				displayName: 'Tags',
 				name: 'tags',
@@ -95,6 +94,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 				default: '',
 				description: 'Comma-separated tags, or an expression giving an array (sent as is)',
 			},
+			channelTextsProperty,
 		],
 	},
 ]);
@@ -118,7 +118,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const channels = await chosenChannels(this, run, itemIndex);
-	const settings = settingsPerChannel(this, channels, itemIndex);
+	const settings = settingsPerChannel(this, channels, await channelsOfRun(run, itemIndex), itemIndex);
 	const ownTexts = textPerChannel(this, channels, itemIndex);
 	const image: MediaRef[] = [];
 	for (const planned of media) image.push(...(await planned.attach()));

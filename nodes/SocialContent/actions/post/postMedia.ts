@@ -102,7 +102,8 @@ export function planMedia(ctx: IExecuteFunctions, run: RunContext, itemIndex: nu
 			case 'binary': {
 				const field = String(entry.binaryPropertyName ?? 'data').trim() || 'data';
 				assertBinaryField(ctx, field, `${label}: Input Binary Field`, itemIndex);
-				return { attach: async () => [mediaRef(ctx, await uploadBinary(ctx, run, field, itemIndex), label, itemIndex)] };
+				const fix = 'The service answered the upload without them. Try Media → Upload with the same file to see its answer.';
+				return { attach: async () => [mediaRef(ctx, await uploadBinary(ctx, run, field, itemIndex), label, fix, itemIndex)] };
 			}
 			case 'generation': {
 				const outputs = generationOutputs(ctx, label, itemIndex);
@@ -114,7 +115,8 @@ export function planMedia(ctx: IExecuteFunctions, run: RunContext, itemIndex: nu
 				return { attach: async () => [await mediaFileById(ctx, run, id, itemIndex)] };
 			}
 			default: {
-				const ref = mediaRef(ctx, { id: entry.id, path: entry.path }, label, itemIndex);
+				const fix = 'Use the id and path returned by Media → Upload or Import From URL, or choose another way to attach it.';
+				const ref = mediaRef(ctx, { id: entry.id, path: entry.path }, label, fix, itemIndex);
 				return { attach: async () => [ref] };
 			}
 		}
@@ -134,17 +136,19 @@ function generationOutputs(ctx: IExecuteFunctions, label: string, itemIndex: num
 			itemIndex,
 		);
 	}
-	return outputs.map((output, index) => mediaRef(ctx, { id: output.id, path: output.location }, `${label}: output ${index + 1}`, itemIndex));
+	const fix = 'The generation lists this output without a media library id. Upload the file (Binary File From Input, with Download Outputs on) instead.';
+	return outputs.map((output, index) => mediaRef(ctx, { id: output.id, path: output.location }, `${label}: output ${index + 1}`, fix, itemIndex));
 }
 
-function mediaRef(ctx: IExecuteFunctions, file: IDataObject, label: string, itemIndex: number): MediaRef {
+/** A file as the post attaches it; `fix` says what to do when its id or path is missing. */
+function mediaRef(ctx: IExecuteFunctions, file: IDataObject, label: string, fix: string, itemIndex: number): MediaRef {
 	const id = file.id === undefined || file.id === null ? '' : String(file.id as string).trim();
 	const path = typeof file.path === 'string' ? file.path.trim() : '';
 	if (!id || !path) {
 		throw parameterError(
 			ctx,
 			`${label} needs both an ID and a path (got ${id ? `ID "${id}"` : 'no ID'} and ${path ? `path "${path}"` : 'no path'})`,
-			'Use the id and path returned by Media → Upload or Import From URL, or choose another media source.',
+			fix,
 			itemIndex,
 		);
 	}

@@ -75,7 +75,7 @@ interface SettingsParameter {
  * A setting for a channel that is not chosen is an error (it would be lost); a network with no
  * chosen channel is simply not used.
  */
-export function settingsPerChannel(ctx: IExecuteFunctions, channels: Channel[], itemIndex: number): Map<string, IDataObject> {
+export function settingsPerChannel(ctx: IExecuteFunctions, channels: Channel[], connected: Channel[], itemIndex: number): Map<string, IDataObject> {
 	const given = ctx.getNodeParameter('settings', itemIndex, {}) as SettingsParameter;
 	const whoCanReply = given.xWhoCanReply?.at(-1)?.value || X_DEFAULT_WHO_CAN_REPLY;
 	const byNetwork = new Map<string, Array<{ name?: string; value?: string }>>();
@@ -87,7 +87,7 @@ export function settingsPerChannel(ctx: IExecuteFunctions, channels: Channel[], 
 				description: 'Enter the setting\'s name under Settings, or remove it.',
 			});
 		}
-		const target = settingTarget(ctx, channels, String(setting.target ?? ''), itemIndex);
+		const target = settingTarget(ctx, channels, connected, String(setting.target ?? ''), itemIndex);
 		const group = target.kind === 'network' ? byNetwork : byChannel;
 		group.set(target.key, [...(group.get(target.key) ?? []), { name: String(setting.name).trim(), value: setting.value }]);
 	}
@@ -104,8 +104,17 @@ export function settingsPerChannel(ctx: IExecuteFunctions, channels: Channel[], 
 	);
 }
 
-/** "network:x", "channel:ch_1" (from the list), or a bare network or channel id (from an expression). */
-function settingTarget(ctx: IExecuteFunctions, channels: Channel[], value: string, itemIndex: number): { kind: 'network' | 'channel'; key: string } {
+/**
+ * "network:x", "channel:ch_1" (from the list), or a bare network or channel id (from an
+ * expression): a bare id of a connected channel is that channel, anything else a network.
+ */
+function settingTarget(
+	ctx: IExecuteFunctions,
+	channels: Channel[],
+	connected: Channel[],
+	value: string,
+	itemIndex: number,
+): { kind: 'network' | 'channel'; key: string } {
 	const text = value.trim();
 	if (!text) {
 		throw new NodeOperationError(ctx.getNode(), 'A setting does not say what it applies to', {
@@ -116,7 +125,7 @@ function settingTarget(ctx: IExecuteFunctions, channels: Channel[], value: strin
 	if (text.startsWith('network:')) return { kind: 'network', key: text.slice('network:'.length) };
 	const channelId = text.startsWith('channel:') ? text.slice('channel:'.length) : text;
 	if (channels.some((channel) => channel.id === channelId)) return { kind: 'channel', key: channelId };
-	if (text.startsWith('channel:')) {
+	if (text.startsWith('channel:') || connected.some((channel) => channel.id === channelId)) {
 		throw new NodeOperationError(ctx.getNode(), `A setting applies to channel "${channelId}", which is not among the post's channels`, {
 			itemIndex,
 			description: `The post goes to: ${channels.map(channelLabel).join(', ')}. Choose one of them, or a network, under "Applies To".`,

@@ -80,7 +80,7 @@ export function formatLocator(show: Record<string, string[]>): INodeProperties {
 		{
 			displayName: 'Format',
 			name: 'format',
-			description: 'What to generate. The list shows each format\'s credit price and inputs; an ID comes from Studio → List Formats (e.g. image_fast).',
+			description: 'What to generate. The list shows each format\'s credit price and inputs; an ID comes from Studio → Get Many Formats (e.g. image_fast).',
 			searchListMethod: 'searchFormats',
 			placeholder: 'e.g. image_fast',
 		},

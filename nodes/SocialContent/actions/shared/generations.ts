@@ -9,8 +9,8 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, downloadFile, type RunContext } from '../../transport';
-import { unwrapList } from '../items';
 import { shortDate } from './dates';
+import { walkPages } from './paging';
 import { picker } from './picker';
 import { simplifyGeneration } from './simplify';
 import { abortableWait } from '../../compat';
@@ -177,7 +177,7 @@ export function generationLocator(show: Record<string, string[]>): INodeProperti
 		{
 			displayName: 'Generation',
 			name: 'generationId',
-			description: 'The generation to read. The list shows the latest ones; an ID comes from Start Generation, List Generations or the Social Content Trigger (its id field, e.g. gen_…).',
+			description: 'The generation to read. The list shows the latest ones; an ID comes from Start Generation, Get Many Generations or the Social Content Trigger (its id field, e.g. gen_…).',
 			searchListMethod: 'searchGenerations',
 			placeholder: 'e.g. gen_8f2k1',
 		},
@@ -187,10 +187,12 @@ export function generationLocator(show: Record<string, string[]>): INodeProperti
 
 /** The first page of GET /studio/generations, labelled for a picker. */
 export async function recentGenerations(run: RunContext): Promise<Array<{ id: string; label: string }>> {
-	const response = await apiRequest(run, { method: 'GET', path: '/studio/generations' });
-	const list = Array.isArray(response) ? response : (unwrapList(response, ['generations']) ?? []);
-	return list
-		.map(normaliseGeneration)
+	const generations: IDataObject[] = [];
+	await walkPages(run, '/studio/generations', { listKeys: ['generations'], maxPages: 1 }, (page) => {
+		generations.push(...page.map(normaliseGeneration));
+		return false;
+	});
+	return generations
 		.filter((generation) => generation.id !== undefined && generation.id !== '')
 		.map((generation) => {
 			const when = shortDate(generation.finishedAt ?? generation.updatedAt ?? generation.createdAt);

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../transport';
@@ -52,7 +52,7 @@ async function fileOf(ctx: IExecuteFunctions, itemIndex: number, propertyName: s
 const PICKER_PAGES = 5;
 
 /** The media library's latest files for a dropdown: "name · date" → id. */
-export async function mediaFileOptions(ctx: ILoadOptionsFunctions, run: RunContext): Promise<INodePropertyOptions[]> {
+export async function mediaFileOptions(run: RunContext): Promise<INodePropertyOptions[]> {
 	const options: INodePropertyOptions[] = [];
 	await walkPages(run, '/media', { listKeys: ['media', 'files'], maxPages: PICKER_PAGES }, (list) => {
 		for (const entry of list) {

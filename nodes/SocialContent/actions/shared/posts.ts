@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { unwrapList } from '../items';
+import type { RunContext } from '../../transport';
 import { shortDate } from './dates';
+import { walkPages } from './paging';
 import { picker } from './picker';
 
 /** Post ID: a picker over recent and scheduled posts, or the ID (the postId Post → Create returns). */
@@ -28,8 +28,11 @@ const DAY_MS = 86_400_000;
 export async function recentPosts(run: RunContext): Promise<Array<{ id: string; label: string }>> {
 	const now = Date.now();
 	const qs = { startDate: new Date(now - 30 * DAY_MS).toISOString(), endDate: new Date(now + 90 * DAY_MS).toISOString() };
-	const response = await apiRequest(run, { method: 'GET', path: '/posts', qs });
-	const list = (Array.isArray(response) ? response : (unwrapList(response, ['posts']) ?? [])) as IDataObject[];
+	const list: IDataObject[] = [];
+	await walkPages(run, '/posts', { qs, listKeys: ['posts'], maxPages: 1 }, (page) => {
+		list.push(...(page as IDataObject[]));
+		return false;
+	});
 	return list
 		.filter((post) => post && typeof post === 'object' && (post.id ?? post.postId) !== undefined)
 		.map((post) => {

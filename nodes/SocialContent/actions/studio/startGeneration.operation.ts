@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 			noDataExpression: true,
 			description: 'How to give the format\'s inputs: as fields (loaded for the chosen format), by name, or as JSON',
 			options: [
-				{ name: 'Map Each Input', value: 'fields', description: 'One field per input of the chosen format' },
+				{ name: 'Fields of the Format', value: 'fields', description: 'One field per input of the chosen format, loaded from the service' },
 				{ name: 'Name/Value Pairs', value: 'pairs', description: 'Inputs by name, for formats that do not describe theirs' },
 				{ name: 'JSON', value: 'json', description: 'All inputs as one JSON object' },
 			],
@@ -54,7 +54,7 @@ export const description: INodeProperties[] = [
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Input',
 			default: {},
-			description: 'Inputs of the format by name, e.g. prompt. Studio → List Formats shows each format\'s inputs.',
+			description: 'Inputs of the format by name, e.g. prompt. Studio → Get Many Formats shows each format\'s inputs.',
 			displayOptions: { show: { inputMode: ['pairs'] } },
 			options: [
 				{
@@ -182,7 +182,7 @@ async function refuseAbovePrice(ctx: IExecuteFunctions, run: RunContext, formatI
 	if (!format) {
 		throw new NodeOperationError(ctx.getNode(), `Unknown format "${formatId}"`, {
 			itemIndex,
-			description: 'Pick a format from the list; "Studio → List Formats" shows them all.',
+			description: 'Pick a format from the list; "Studio → Get Many Formats" shows them all.',
 		});
 	}
 	if (format.price === undefined) {
