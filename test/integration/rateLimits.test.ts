@@ -75,9 +75,9 @@ describe.each(shapes)('sandbox rate limit: %s', (_name, config, plausibleRetryAf
 			expect(result.output('Node')).toHaveLength(60);
 			const { rateLimited, byRoute } = sandbox.state.counts;
 			expect(byRoute['POST /hooks/score']).toBe(60 + rateLimited);
-			// Two measured cycles at the start refuse at most the requests in flight (4 each), and
-			// probing a few more (8–12 measured). Without a learned pace (each 429 only pauses the run)
-			// the bucket with fractions drew 109 and the windows 20.
+			// The first cycles refuse at most the requests in flight (4 each), probing a few more
+			// (4–11 measured). Without a learned pace (each 429 only pauses the run) the bucket with
+			// fractions drew 109 and the windows 20; with slots kept through a pause, 20.
 			expect(rateLimited).toBeLessThanOrEqual(16);
 		} finally {
 			await sandbox.close();

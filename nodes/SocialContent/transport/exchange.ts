@@ -55,6 +55,8 @@ export async function exchange(
 		const ticket = pacer.take(Date.now());
 		const holdMs = ticket.at - Date.now();
 		if (holdMs > 0) await abortableWait(holdMs, signal);
+		// A 429 or a change of pace while holding voids the slot: take one at the new pace.
+		if (!pacer.isCurrent(ticket)) continue;
 		let response: RawResponse;
 		try {
 			response = await sendOnce();

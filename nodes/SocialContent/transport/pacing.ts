@@ -2,52 +2,72 @@
  * Paces the requests of one run to the rate the service allows, learned from its 429 answers.
  *
  * The spec gives a 429 `limit` and `retryAfter` but neither unit, nor the limiter's shape (a token
- * bucket, a fixed window, …). So the pace is measured, not read:
+ * bucket, a fixed or sliding window, …). So the pace is measured, not read:
  *
- * 1. Unpaced until the first 429. Then every request waits as the service asked, and one cycle is
- *    measured: the requests accepted between the end of that wait and the next 429, over the time
- *    until the limiter lets one through again. That is the limiter's sustained rate (a bucket and
- *    a window are both full at either end of the cycle). A wait in whole seconds (`retryAfter: 1`)
- *    is rounded up by the service: half a second less is counted, the expected true wait.
- * 2. From then on requests are spaced at 98 % of that rate. Each second without a 429 confirms the
- *    rate (the floor) and probes 1.5× higher until a 429 sets a ceiling; then it searches between
- *    the two and settles once they are within 4 %.
- * 3. A 429 at the confirmed rate means a burst allowance hid the limit for a while: the rate falls
- *    to what was actually accepted since the previous 429.
+ * 1. Unpaced until the first 429. The requests accepted until then are the limiter's burst.
+ *    - A fractional wait (`retryAfter: 0.05`) is exact: one more unpaced cycle measures what the
+ *      limiter gives back over a known time, which is its rate.
+ *    - A wait in whole seconds (`retryAfter: 1`, as an HTTP Retry-After) is rounded up by the
+ *      service, so a second cycle would cost a second and measure the rounding: the burst over its
+ *      own time plus the expected true wait is the first guess instead.
+ *    The burst counts against the new pace: the first paced request goes out when it would have,
+ *    had the burst been paced.
+ * 2. From then on requests are spaced at a little under that rate. A pace that holds (no 429 for
+ *    a while) is confirmed and the next one probed: higher by a step while no ceiling is known,
+ *    else halfway (geometrically) to the lowest pace that drew a 429. Once the two are close, it
+ *    settles. Where a 429 costs many requests' worth of waiting (whole seconds), steps are smaller
+ *    and it settles sooner: a probe that fails costs more than the last few percent gain.
+ * 3. A 429 at the confirmed pace means it was a little too fast, or a burst hid the limit: the
+ *    pace drops a little, and more if it happens again. A 429 at a probe returns to the confirmed
+ *    pace, or to what was accepted since the pace was set (burst subtracted) where that is higher.
  *
- * A 429 answered to a request sent before the last change of pace says nothing new and is ignored
- * here (the request itself still waits and retries). Tuned in simulation against buckets and fixed
- * and sliding windows, fractional and whole-second waits, 1 and 10 requests at once; measured in
- * `npm run bench`.
+ * Every 429 pauses all requests of the run, not just the refused one: for the wait asked, or where
+ * the wait is in whole seconds (rounded up), for half a second less, when the limiter has most
+ * likely reopened. A change of pace or a pause voids the slots already handed out: their holders
+ * take new ones (`isCurrent`), so nothing goes out at a pace the service just refused. A 429 to a
+ * request sent before the last change says nothing new about the pace.
+ *
+ * Tuned in simulation (test/unit/pacing.test.ts) against buckets of several bursts, fixed and
+ * sliding windows, fractional and whole-second waits, 1 and 10 requests at once, short and long
+ * latencies; measured in real time in `npm run bench`.
  */
 export class RequestPacer {
 	/** Requests per second; Infinity until the first 429. */
 	private rate = Infinity;
 	private nextSlotAt = 0;
 	private pausedUntil = 0;
-	/** Bumped on every change of pace, so late answers to older requests are recognised. */
+	/** Bumped on every change of pace or pause: older tickets are void. */
 	private epoch = 0;
-	/** Highest rate that held for a second without a 429. */
+	/** Highest pace that held. */
 	private floor = 0;
-	/** Lowest rate that drew a 429. */
+	/** Lowest pace that drew a 429. */
 	private ceiling = Infinity;
-	private rateSince = 0;
+	/** 429s in a row at the confirmed pace. */
+	private floorFailures = 0;
 	private acceptedCount = 0;
-	/**
-	 * Where the current measurement started: accepted count then, and the time the next request
-	 * went out (so a stall after a 429, with nothing in flight, is not counted as the limiter's).
-	 */
-	private mark: { at: number | undefined; accepted: number } | undefined;
+	/** Requests accepted before the first 429: the most the limiter lets through at once. */
+	private burst = 0;
+	/** What a refused request costs in waiting, as last seen (ms). */
+	private refusalCostMs = 0;
+	/** While measuring the second unpaced cycle (fractional waits): where it began. */
+	private measuring: { refusedAt: number; accepted: number; resumedAt: number } | undefined;
+	/** Since the pace was last set: when its first request went out, and the accepted count then. */
+	private segment: { start: number | undefined; accepted: number } = { start: undefined, accepted: 0 };
 
-	/** When the next request may go out (ms since epoch), and the pace it goes out under. */
+	/** When the next request may go out (ms since epoch); hold the ticket until then, then check `isCurrent`. */
 	take(now: number): PacerTicket {
 		const at = Math.max(now, this.nextSlotAt, this.pausedUntil);
-		if (this.mark && this.mark.at === undefined) this.mark.at = at;
+		this.segment.start ??= at;
 		if (Number.isFinite(this.rate)) {
 			this.probe(at);
 			this.nextSlotAt = at + 1000 / this.rate;
 		}
 		return { at, epoch: this.epoch };
+	}
+
+	/** False once the pace changed or a 429 paused the run after the ticket was taken: take a new one. */
+	isCurrent(ticket: PacerTicket): boolean {
+		return ticket.epoch === this.epoch;
 	}
 
 	accepted(): void {
@@ -56,31 +76,20 @@ export class RequestPacer {
 
 	/**
 	 * A 429 arrived at `now` for a request sent under `ticket`; it asks to wait `waitMs`, in whole
-	 * seconds when `coarse`.
+	 * seconds (rounded up) when `coarse`.
 	 */
 	refused(now: number, waitMs: number, coarse: boolean, ticket: PacerTicket): void {
-		if (ticket.epoch !== this.epoch) return;
-		const paced = Number.isFinite(this.rate);
-		const end = paced ? now : now + (coarse ? Math.max(waitMs - 500, 50) : waitMs);
-		// Nothing accepted since the mark measures nothing (the service refuses everything for now),
-		// and a paced span under a second is too short to mean anything.
-		const accepted = this.mark ? this.acceptedCount - this.mark.accepted : 0;
-		const span = end - (this.mark?.at ?? end);
-		const measured = accepted > 0 && (!paced || span >= CONFIRM_MS) ? (accepted * 1000) / Math.max(1, span) : undefined;
-
-		if (!paced) {
-			this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
-			this.nextSlotAt = this.pausedUntil;
-			this.mark = { at: this.pausedUntil, accepted: this.acceptedCount };
-			if (measured === undefined) this.epoch++;
-			else this.setRate(Math.max(measured, MIN_RATE) * MARGIN, this.pausedUntil);
-			return;
-		}
-		if (measured !== undefined || !this.mark) this.mark = { at: undefined, accepted: this.acceptedCount };
-		this.ceiling = Math.min(this.ceiling, this.rate);
-		if (this.floor >= this.rate * 0.99) this.floor = Math.min(this.rate * 0.9, (measured ?? Infinity) * MARGIN);
-		this.setRate(this.floor > 0 ? this.floor : Math.min(this.rate * 0.7, measured ?? Infinity), now);
-		this.nextSlotAt = Math.max(this.nextSlotAt, now);
+		// Sent before the last change: the run is already paused, and it says nothing about the pace.
+		if (!this.isCurrent(ticket)) return;
+		const likelyWaitMs = coarse ? Math.max(waitMs - COARSE_ROUNDING_MS, MIN_PAUSE_MS) : waitMs;
+		this.pausedUntil = Math.max(this.pausedUntil, now + likelyWaitMs);
+		this.nextSlotAt = this.pausedUntil;
+		this.epoch++;
+		this.refusalCostMs = likelyWaitMs;
+		const accepted = this.acceptedCount - this.segment.accepted;
+		const busyMs = now - (this.segment.start ?? now);
+		if (Number.isFinite(this.rate)) this.refusedAtPace(accepted, busyMs);
+		else this.refusedUnpaced(now, waitMs, accepted, busyMs, coarse);
 	}
 
 	/** The pace now, in requests per second (Infinity before the first 429). */
@@ -88,17 +97,54 @@ export class RequestPacer {
 		return this.rate;
 	}
 
-	private probe(now: number): void {
-		if (now - this.rateSince < CONFIRM_MS) return;
-		this.floor = Math.max(this.floor, this.rate);
-		if (this.ceiling / this.floor < SETTLED_RATIO) return;
-		this.setRate(Number.isFinite(this.ceiling) ? Math.sqrt(this.floor * this.ceiling) : this.rate * PROBE_STEP, now);
+	private refusedUnpaced(now: number, waitMs: number, accepted: number, busyMs: number, coarse: boolean): void {
+		this.burst = Math.max(this.burst, accepted);
+		// Nothing accepted measures nothing (the service refuses everything for now): stay unpaced.
+		// A fractional wait first measures one more cycle.
+		if (accepted === 0 || (!coarse && !this.measuring)) {
+			if (!coarse) this.measuring = { refusedAt: now, accepted: this.acceptedCount, resumedAt: this.pausedUntil };
+			return this.restartSegment();
+		}
+		const { rate, burstStart } = this.measuring
+			? { rate: ((this.acceptedCount - this.measuring.accepted) * 1000) / Math.max(1, now - this.measuring.refusedAt), burstStart: this.measuring.resumedAt }
+			: { rate: (accepted * 1000) / Math.max(1, busyMs + Math.max(waitMs - FIRST_GUESS_WAIT_CUT_MS, MIN_PAUSE_MS)), burstStart: this.segment.start ?? now };
+		this.setRate(rate * MARGIN);
+		this.nextSlotAt = Math.max(this.nextSlotAt, burstStart + (accepted * 1000) / this.rate);
 	}
 
-	private setRate(rate: number, now: number): void {
+	private refusedAtPace(accepted: number, busyMs: number): void {
+		const pace = this.rate;
+		// At least what got through since this pace began, less the burst the limiter had saved up.
+		const sinceSet = busyMs >= MEASURE_MIN_MS ? ((accepted - this.burst) * 1000) / busyMs : 0;
+		this.ceiling = Math.min(this.ceiling, pace);
+		if (this.floor > 0 && pace <= this.floor * 1.01) {
+			this.floorFailures++;
+			this.floor = pace * (this.floorFailures > 1 ? BACKOFF_AGAIN : BACKOFF);
+		} else if (sinceSet > MIN_RATE) {
+			this.floor = Math.max(this.floor, Math.min(sinceSet * MARGIN, pace * BACKOFF));
+		}
+		this.setRate(this.floor > 0 ? this.floor : Math.max(pace * FIRST_FAILURE_DROP, sinceSet * MARGIN));
+	}
+
+	/** A pace that held long enough is confirmed; then the next is tried, unless settled. */
+	private probe(now: number): void {
+		if (now - (this.segment.start ?? now) < CONFIRM_MS) return;
+		if (this.rate > this.floor) this.floorFailures = 0;
+		this.floor = Math.max(this.floor, this.rate);
+		const costly = (this.refusalCostMs / 1000) * this.rate >= COSTLY_REFUSAL_REQUESTS;
+		if (this.ceiling / this.floor < (costly ? SETTLED_RATIO_COSTLY : SETTLED_RATIO)) return;
+		this.setRate(Number.isFinite(this.ceiling) ? Math.sqrt(this.floor * this.ceiling) : this.rate * (costly ? PROBE_STEP_COSTLY : PROBE_STEP));
+		this.segment.start = now;
+	}
+
+	private setRate(rate: number): void {
 		this.rate = Math.max(rate, MIN_RATE);
-		this.rateSince = now;
 		this.epoch++;
+		this.restartSegment();
+	}
+
+	private restartSegment(): void {
+		this.segment = { start: undefined, accepted: this.acceptedCount };
 	}
 }
 
@@ -108,13 +154,29 @@ export interface PacerTicket {
 	epoch: number;
 }
 
-/** Share of the measured rate used: a little headroom for timer jitter. */
-const MARGIN = 0.98;
+/** Share of a measured rate used: headroom for timer jitter and measuring error. */
+const MARGIN = 0.95;
 /** How long a pace must hold without a 429 before it counts as confirmed. */
-const CONFIRM_MS = 1000;
-/** How much faster each probe goes while no ceiling is known. */
+const CONFIRM_MS = 2000;
+/** How much faster each probe goes while no ceiling is known; smaller where a 429 is costly. */
 const PROBE_STEP = 1.5;
-/** Floor and ceiling this close: stop probing. */
-const SETTLED_RATIO = 1.04;
+const PROBE_STEP_COSTLY = 1.2;
+/** Floor and ceiling this close: stop probing. Looser where a 429 is costly. */
+const SETTLED_RATIO = 1.05;
+const SETTLED_RATIO_COSTLY = 1.12;
+/** A 429 is costly when its wait is worth this many requests at the current pace. */
+const COSTLY_REFUSAL_REQUESTS = 4;
+/** Busy time below which what got through says nothing about the rate. */
+const MEASURE_MIN_MS = 2000;
+/** A wait in whole seconds was rounded up from anything up to a second less: half is expected. */
+const COARSE_ROUNDING_MS = 400;
+/** For the first guess from whole seconds: the wait counted as this much shorter. */
+const FIRST_GUESS_WAIT_CUT_MS = 700;
+/** Pace after a 429 at the confirmed pace, and after another one in a row. */
+const BACKOFF = 0.98;
+const BACKOFF_AGAIN = 0.95;
+/** Pace after a 429 at the first guess, where no pace is confirmed yet. */
+const FIRST_FAILURE_DROP = 0.8;
+const MIN_PAUSE_MS = 50;
 /** Slowest pace: one request every ten seconds. */
 const MIN_RATE = 0.1;
