@@ -1,6 +1,6 @@
 /**
  * The pacer against simulated limiters, in virtual time (no clocks, no waits): each shape the
- * spec leaves open, 1 and 10 requests at once. Real-time runs against the sandbox are in
+ * spec leaves open, 1 and 10 requests at once, 3 and 30 ms latency. Real-time runs against the sandbox are in
  * test/integration/rateLimits.test.ts and `npm run bench` (batch rows).
  */
 import { RequestPacer, type PacerTicket } from '../../nodes/SocialContent/transport/pacing';

@@ -21,11 +21,12 @@
  *    pace drops a little, and more if it happens again. A 429 at a probe returns to the confirmed
  *    pace, or to what was accepted since the pace was set (burst subtracted) where that is higher.
  *
- * Every 429 pauses all requests of the run, not just the refused one: for the wait asked, or where
- * the wait is in whole seconds (rounded up), for half a second less, when the limiter has most
- * likely reopened. A change of pace or a pause voids the slots already handed out: their holders
- * take new ones (`isCurrent`), so nothing goes out at a pace the service just refused. A 429 to a
- * request sent before the last change says nothing new about the pace.
+ * Every 429 pauses all requests of the run, not just the refused one (which itself waits the whole
+ * time asked): for the wait asked, or where the wait is in whole seconds (rounded up), for 0.4 s
+ * less, when the limiter has most likely reopened. A change of pace or a pause voids the slots
+ * already handed out: their holders take new ones (`isCurrent`), so nothing goes out at a pace the
+ * service just refused. A 429 to a request sent before the last change changes nothing: the run
+ * is already paused, and it says nothing about the new pace.
  *
  * Tuned in simulation (test/unit/pacing.test.ts) against buckets of several bursts, fixed and
  * sliding windows, fractional and whole-second waits, 1 and 10 requests at once, short and long
