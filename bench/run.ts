@@ -145,6 +145,8 @@ async function batch() {
 		['token bucket 20/s, retryAfter fractions', { buckets: { hooks: { limit: 20 } }, retryAfter: 'fraction' }],
 		['fixed window 10/500 ms, retryAfter fractions', { buckets: { hooks: { limit: 10, windowMs: 500 } }, retryAfter: 'fraction' }],
 		['fixed window 10/500 ms, retryAfter whole seconds', { buckets: { hooks: { limit: 10, windowMs: 500 } }, retryAfter: 'whole' }],
+		['token bucket 20/s with a burst of 5, retryAfter whole seconds', { buckets: { hooks: { limit: 20, burst: 5 } }, retryAfter: 'whole' }],
+		['sliding window 10/500 ms, retryAfter whole seconds', { buckets: { hooks: { limit: 10, windowMs: 500, sliding: true } }, retryAfter: 'whole' }],
 	];
 	for (const [limiter, config] of limiters) {
 		for (const concurrency of [1, 10]) {

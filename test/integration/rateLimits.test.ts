@@ -1,7 +1,7 @@
 /**
- * Rate limits through the sandbox, in each shape the spec leaves open (a token bucket or a fixed
- * window; `retryAfter` in fractions or whole seconds): what the sandbox answers, and that a batch
- * paces itself to it. Speed is measured in `npm run bench` (batch rows), not asserted here.
+ * Rate limits through the sandbox, in each shape the spec leaves open (a token bucket with a full
+ * or a small burst, a fixed or a sliding window; `retryAfter` in fractions or whole seconds): what
+ * the sandbox answers, and that a batch paces itself to it. Speed is measured in `npm run bench` (batch rows), not asserted here.
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import nock from 'nock';
@@ -23,6 +23,9 @@ const shapes: Array<[string, IDataObject, (retryAfter: number) => boolean]> = [
 	['token bucket, whole seconds', { buckets: { hooks: { limit: 20 } }, retryAfter: 'whole' }, (r) => Number.isInteger(r) && r >= 1],
 	['fixed window 10/500 ms, fractions', { buckets: { hooks: { limit: 10, windowMs: 500 } }, retryAfter: 'fraction' }, (r) => r > 0 && r <= 0.5],
 	['fixed window 10/500 ms, whole seconds', { buckets: { hooks: { limit: 10, windowMs: 500 } }, retryAfter: 'whole' }, (r) => r === 1],
+	['token bucket 20/s with a burst of 5, whole seconds', { buckets: { hooks: { limit: 20, burst: 5 } }, retryAfter: 'whole' }, (r) => r === 1],
+	['sliding window 10/500 ms, fractions', { buckets: { hooks: { limit: 10, windowMs: 500, sliding: true } }, retryAfter: 'fraction' }, (r) => r > 0 && r <= 0.5],
+	['sliding window 10/500 ms, whole seconds', { buckets: { hooks: { limit: 10, windowMs: 500, sliding: true } }, retryAfter: 'whole' }, (r) => r === 1],
 ];
 
 beforeAll(() => nock.enableNetConnect('127.0.0.1'));
@@ -76,7 +79,7 @@ describe.each(shapes)('sandbox rate limit: %s', (_name, config, plausibleRetryAf
 			const { rateLimited, byRoute } = sandbox.state.counts;
 			expect(byRoute['POST /hooks/score']).toBe(60 + rateLimited);
 			// The first cycles refuse at most the requests in flight (4 each), probing a few more
-			// (4–11 measured). Without a learned pace (each 429 only pauses the run) the bucket with
+			// (4–9 measured). Without a learned pace (each 429 only pauses the run) the bucket with
 			// fractions drew 109 and the windows 20; with slots kept through a pause, 20.
 			expect(rateLimited).toBeLessThanOrEqual(16);
 		} finally {

@@ -27,9 +27,10 @@ const DEFAULTS = {
 	runningMs: 1200,
 	/**
 	 * Rate limits per bucket, where the spec is silent on the limiter and units: `limit` requests per
-	 * second with a burst of `limit` (a token bucket), or, with `windowMs`, `limit` requests per fixed
-	 * window of that many ms. `retryAfter` in the 429 body: 'fraction' (exact seconds, 0.05) or
-	 * 'whole' (seconds rounded up, as an HTTP Retry-After header gives them).
+	 * second with a burst of `burst` (default `limit`; a token bucket), or, with `windowMs`, `limit`
+	 * requests per fixed window of that many ms, or per sliding window with `sliding: true`.
+	 * `retryAfter` in the 429 body: 'fraction' (exact seconds, 0.05) or 'whole' (seconds rounded up,
+	 * as an HTTP Retry-After header gives them).
 	 */
 	buckets: { default: { limit: 100 }, hooks: { limit: 20 }, studio: { limit: 20 } },
 	retryAfter: 'fraction',
@@ -143,22 +144,23 @@ function createSandbox(options = {}) {
 
 	function rateLimited(bucketName) {
 		const bucket = config.buckets[bucketName] ?? config.buckets.default;
-		const waitSeconds = bucket.windowMs ? windowWait(bucketName, bucket) : bucketWait(bucketName, bucket);
+		const waitSeconds = bucket.windowMs ? (bucket.sliding ? slidingWait : windowWait)(bucketName, bucket) : bucketWait(bucketName, bucket);
 		if (waitSeconds === undefined) return undefined;
 		state.counts.rateLimited++;
 		const retryAfter = config.retryAfter === 'whole' ? Math.max(1, Math.ceil(waitSeconds)) : Number(Math.max(0.01, waitSeconds).toFixed(3));
 		return { code: 'RATE_LIMITED', bucket: bucketName, limit: bucket.limit, retryAfter };
 	}
 
-	/** Token bucket: `limit` a second, burst `limit`. Seconds until a token, or undefined when one is taken. */
+	/** Token bucket: `limit` a second, burst `burst` (or `limit`). Seconds until a token, or undefined when one is taken. */
 	function bucketWait(bucketName, bucket) {
 		const now = Date.now();
+		const burst = bucket.burst ?? bucket.limit;
 		let b = state.buckets.get(bucketName);
 		if (!b) {
-			b = { tokens: bucket.limit, at: now };
+			b = { tokens: burst, at: now };
 			state.buckets.set(bucketName, b);
 		}
-		b.tokens = Math.min(bucket.limit, b.tokens + ((now - b.at) / 1000) * bucket.limit);
+		b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * bucket.limit);
 		b.at = now;
 		if (b.tokens >= 1) {
 			b.tokens -= 1;
@@ -181,6 +183,19 @@ function createSandbox(options = {}) {
 			return undefined;
 		}
 		return (start + bucket.windowMs - now) / 1000;
+	}
+
+	/** Sliding window: `limit` in any `windowMs`. Seconds until the oldest request leaves it. */
+	function slidingWait(bucketName, bucket) {
+		const now = Date.now();
+		let log = state.buckets.get(bucketName);
+		if (!log) state.buckets.set(bucketName, (log = []));
+		while (log.length && log[0] <= now - bucket.windowMs) log.shift();
+		if (log.length < bucket.limit) {
+			log.push(now);
+			return undefined;
+		}
+		return (log[0] + bucket.windowMs - now) / 1000;
 	}
 
 	function authorised(req) {
