@@ -77,8 +77,8 @@ function simulate(limiter: Limiter, wholeSeconds: boolean, concurrency: number, 
 				refused++;
 				const asked = wholeSeconds ? Math.max(1, Math.ceil(wait)) : Number(wait.toFixed(3));
 				const waitMs = Math.max(asked * 1000, MIN_RATE_LIMIT_WAIT_MS);
-				pacer.refused(now, waitMs, wholeSeconds, ticket);
-				at(now + waitMs, () => attempt(done));
+				const ownWaitMs = pacer.refused(now, waitMs, wholeSeconds, ticket);
+				at(now + ownWaitMs, () => attempt(done));
 			});
 		});
 	};
@@ -147,6 +147,14 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		pacer.refused(2010, 300, false, sending);
 		expect(pacer.isCurrent(waiting)).toBe(false); // its holder takes a new slot instead of sending
 		expect(pacer.take(2020).at).toBeGreaterThanOrEqual(2310);
+	});
+
+	test('the refused request waits as long as the rest of the run: 0.4 s less than whole seconds, exactly a fraction', () => {
+		const pacer = new RequestPacer();
+		expect(pacer.refused(10, 2000, true, pacer.take(0))).toBe(1600);
+		expect(pacer.take(20).at).toBe(1610); // the others resume with it
+		expect(pacer.refused(1700, 250, false, pacer.take(1610))).toBe(250);
+		expect(pacer.refused(2000, 0, false, pacer.take(1950))).toBe(0); // the transport puts its floor under it
 	});
 
 	test('a 429 for a request sent before the last change of pace leaves the pace alone', () => {

@@ -81,9 +81,9 @@ export async function exchange(
 				const spent = { waitedMs: waitedForRateLimitMs, tries: rateLimitedTries, triesCapped, maxRateLimitWaitMs: limits.maxRateLimitWaitMs };
 				throw rateLimitError(ctx.getNode(), connection, request, body, spent, itemIndex);
 			}
-			pacer.refused(Date.now(), waitMs, asked.wholeSeconds, ticket);
-			waitedForRateLimitMs += waitMs;
-			await abortableWait(waitMs, signal);
+			const ownWaitMs = pacer.refused(Date.now(), waitMs, asked.wholeSeconds, ticket);
+			waitedForRateLimitMs += ownWaitMs;
+			await abortableWait(ownWaitMs, signal);
 			continue;
 		}
 		pacer.accepted();

@@ -21,9 +21,9 @@
  *    pace drops a little, and more if it happens again. A 429 at a probe returns to the confirmed
  *    pace, or to what was accepted since the pace was set (burst subtracted) where that is higher.
  *
- * Every 429 pauses all requests of the run, not just the refused one (which itself waits the whole
- * time asked): for the wait asked, or where the wait is in whole seconds (rounded up), for 0.4 s
- * less, when the limiter has most likely reopened. A change of pace or a pause voids the slots
+ * Every 429 pauses all requests of the run, the refused one included: for the wait asked, or where
+ * the wait is in whole seconds (rounded up), for 0.4 s less, when the limiter has most likely
+ * reopened. (One request at a time, a whole second per 429 was a tenth of the run.) A change of pace or a pause voids the slots
  * already handed out: their holders take new ones (`isCurrent`), so nothing goes out at a pace the
  * service just refused. A 429 to a request sent before the last change changes nothing: the run
  * is already paused, and it says nothing about the new pace.
@@ -77,12 +77,13 @@ export class RequestPacer {
 
 	/**
 	 * A 429 arrived at `now` for a request sent under `ticket`; it asks to wait `waitMs`, in whole
-	 * seconds (rounded up) when `coarse`.
+	 * seconds (rounded up) when `coarse`. Returns how long the refused request waits before it takes
+	 * a new slot.
 	 */
-	refused(now: number, waitMs: number, coarse: boolean, ticket: PacerTicket): void {
-		// Sent before the last change: the run is already paused, and it says nothing about the pace.
-		if (!this.isCurrent(ticket)) return;
+	refused(now: number, waitMs: number, coarse: boolean, ticket: PacerTicket): number {
 		const likelyWaitMs = coarse ? Math.max(waitMs - COARSE_ROUNDING_MS, MIN_PAUSE_MS) : waitMs;
+		// Sent before the last change: the run is already paused, and it says nothing about the pace.
+		if (!this.isCurrent(ticket)) return likelyWaitMs;
 		this.pausedUntil = Math.max(this.pausedUntil, now + likelyWaitMs);
 		this.nextSlotAt = this.pausedUntil;
 		this.epoch++;
@@ -91,6 +92,7 @@ export class RequestPacer {
 		const busyMs = now - (this.segment.start ?? now);
 		if (Number.isFinite(this.rate)) this.refusedAtPace(accepted, busyMs);
 		else this.refusedUnpaced(now, waitMs, accepted, busyMs, coarse);
+		return likelyWaitMs;
 	}
 
 	/** The pace now, in requests per second (Infinity before the first 429). */
