@@ -23,9 +23,9 @@
  *
  * Every 429 pauses all requests of the run, the refused one included: for the wait asked, or where
  * the wait is in whole seconds (rounded up), for 0.4 s less, when the limiter has most likely
- * reopened. (One request at a time, a whole second per 429 was a tenth of the run.) A change of pace or a pause voids the slots
- * already handed out: their holders take new ones (`isCurrent`), so nothing goes out at a pace the
- * service just refused. A 429 to a request sent before the last change changes nothing: the run
+ * reopened (one request at a time, waiting each whole second cost a tenth of the run). A change
+ * of pace or a pause voids the slots already handed out: their holders take new ones
+ * (`isCurrent`), so nothing goes out at a pace the service just refused. A 429 to a request sent before the last change changes nothing: the run
  * is already paused, and it says nothing about the new pace.
  *
  * Tuned in simulation (test/unit/pacing.test.ts) against buckets of several bursts, fixed and
