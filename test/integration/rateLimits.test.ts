@@ -1,7 +1,8 @@
 /**
  * Rate limits through the sandbox, in each shape the spec leaves open (a token bucket with a full
  * or a small burst, a fixed or a sliding window; `retryAfter` in fractions or whole seconds): what
- * the sandbox answers, and that a batch paces itself to it. Speed is measured in `npm run bench` (batch rows), not asserted here.
+ * the sandbox answers, and that a batch paces itself to it. Speed is measured in `npm run bench`
+ * (batch rows), not asserted here.
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import nock from 'nock';

@@ -1,7 +1,7 @@
 /**
  * The pacer against simulated limiters, in virtual time (no clocks, no waits): each shape the
- * spec leaves open, 1 and 10 requests at once, 3 and 30 ms latency. Real-time runs against the sandbox are in
- * test/integration/rateLimits.test.ts and `npm run bench` (batch rows).
+ * spec leaves open, 1 and 10 requests at once, 3 and 30 ms latency. Real-time runs against the
+ * sandbox are in test/integration/rateLimits.test.ts and `npm run bench` (batch rows).
  */
 import { RequestPacer, type PacerTicket } from '../../nodes/SocialContent/transport/pacing';
 import { MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/SocialContent/transport';
@@ -50,8 +50,8 @@ function slidingLog(limit: number, windowMs: number): Limiter {
 
 /**
  * Runs `items` requests through the pacer as the transport does (a slot voided while held is taken
- * again; a refused request waits as asked, then takes a new slot); a tiny event loop in virtual
- * time. `latencyMs`: from sending to the answer, the limiter deciding halfway.
+ * again; a refused request waits as long as the pacer says, then takes a new slot); a tiny event
+ * loop in virtual time. `latencyMs`: from sending to the answer, the limiter deciding halfway.
  */
 function simulate(limiter: Limiter, wholeSeconds: boolean, concurrency: number, items: number, latencyMs = 3) {
 	const pacer = new RequestPacer();
@@ -163,7 +163,7 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		const late = pacer.take(0);
 		pacer.refused(10, 1000, false, early); // first 429: everyone waits, the pace is being measured
 		expect(pacer.isCurrent(late)).toBe(false); // its holder takes a new slot, after the pause
-		pacer.refused(12, 1000, false, late); // sent before that: nothing new
+		expect(pacer.refused(12, 1000, false, late)).toBe(1000); // sent before that: nothing new; it waits as asked
 		expect(pacer.take(20).at).toBe(1010);
 		expect(pacer.requestsPerSecond).toBe(Infinity);
 	});
