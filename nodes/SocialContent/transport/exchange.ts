@@ -3,7 +3,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { discardBody, sendAuthenticated, type Connection, type RawResponse } from './connection';
 import { isNetworkError, networkError, rateLimitError, requestNotSentError, type RequestLine } from './errors';
-import type { RequestPacer } from './pacing';
+import { MIN_RATE_LIMIT_WAIT_MS, type RequestPacer } from './pacing';
 import { retryAfter } from './rateLimit';
 import type { ApiContext, RunContext } from './runContext';
 import { abortableWait } from '../compat';
@@ -20,8 +20,6 @@ const DEFAULT_LIMITS: RequestLimits = { maxRateLimitWaitMs: 60_000, timeoutMs: 1
 /** Delays before the retries of a read whose answer was lost (network error or 500/502/504). */
 export const READ_RETRY_DELAYS_MS = [300, 1000];
 
-/** Shortest wait after a 429, whatever the service says. */
-export const MIN_RATE_LIMIT_WAIT_MS = 50;
 /** Most 429 answers one request takes before it fails, whatever the waits add up to. */
 export const MAX_RATE_LIMITED_TRIES = 100;
 

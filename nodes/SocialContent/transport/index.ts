@@ -6,7 +6,8 @@ import { StreamingForm } from './multipart';
 import { RequestPacer } from './pacing';
 import type { RunContext } from './runContext';
 
-export { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS, READ_RETRY_DELAYS_MS } from './exchange';
+export { MAX_RATE_LIMITED_TRIES, READ_RETRY_DELAYS_MS } from './exchange';
+export { MIN_RATE_LIMIT_WAIT_MS } from './pacing';
 export { RunContext, type ApiContext } from './runContext';
 
 export interface ApiRequest {

@@ -25,8 +25,9 @@
  * the wait is in whole seconds (rounded up), for 0.4 s less, when the limiter has most likely
  * reopened (one request at a time, waiting each whole second cost a tenth of the run). A change
  * of pace or a pause voids the slots already handed out: their holders take new ones
- * (`isCurrent`), so nothing goes out at a pace the service just refused. A 429 to a request sent before the last change changes nothing: the run
- * is already paused, and it says nothing about the new pace.
+ * (`isCurrent`), so nothing goes out at a pace the service just refused. A 429 to a request sent
+ * before the last change changes nothing: the run is already paused, and it says nothing about the
+ * new pace.
  *
  * Tuned in simulation (test/unit/pacing.test.ts) against buckets of several bursts, fixed and
  * sliding windows, fractional and whole-second waits, 1 and 10 requests at once, short and long
@@ -81,7 +82,7 @@ export class RequestPacer {
 	 * a new slot.
 	 */
 	refused(now: number, waitMs: number, coarse: boolean, ticket: PacerTicket): number {
-		const likelyWaitMs = coarse ? Math.max(waitMs - COARSE_ROUNDING_MS, MIN_PAUSE_MS) : waitMs;
+		const likelyWaitMs = coarse ? Math.max(waitMs - COARSE_ROUNDING_MS, MIN_RATE_LIMIT_WAIT_MS) : waitMs;
 		// Sent before the last change: the run is already paused, and it says nothing about the pace.
 		if (!this.isCurrent(ticket)) return likelyWaitMs;
 		this.pausedUntil = Math.max(this.pausedUntil, now + likelyWaitMs);
@@ -110,7 +111,7 @@ export class RequestPacer {
 		}
 		const { rate, burstStart } = this.measuring
 			? { rate: ((this.acceptedCount - this.measuring.accepted) * 1000) / Math.max(1, now - this.measuring.refusedAt), burstStart: this.measuring.resumedAt }
-			: { rate: (accepted * 1000) / Math.max(1, busyMs + Math.max(waitMs - FIRST_GUESS_WAIT_CUT_MS, MIN_PAUSE_MS)), burstStart: this.segment.start ?? now };
+			: { rate: (accepted * 1000) / Math.max(1, busyMs + Math.max(waitMs - FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS)), burstStart: this.segment.start ?? now };
 		this.setRate(rate * MARGIN);
 		this.nextSlotAt = Math.max(this.nextSlotAt, burstStart + (accepted * 1000) / this.rate);
 	}
@@ -171,7 +172,10 @@ const SETTLED_RATIO_COSTLY = 1.12;
 const COSTLY_REFUSAL_REQUESTS = 4;
 /** Busy time below which what got through says nothing about the rate. */
 const MEASURE_MIN_MS = 2000;
-/** A wait in whole seconds was rounded up from anything up to a second less: half is expected. */
+/**
+ * A wait in whole seconds was rounded up from anything up to a second less: this much less is
+ * waited, by when the limiter has most likely reopened (a little under half, so refusals stay rare).
+ */
 const COARSE_ROUNDING_MS = 400;
 /** For the first guess from whole seconds: the wait counted as this much shorter. */
 const FIRST_GUESS_WAIT_CUT_MS = 700;
@@ -180,6 +184,7 @@ const BACKOFF = 0.98;
 const BACKOFF_AGAIN = 0.95;
 /** Pace after a 429 at the first guess, where no pace is confirmed yet. */
 const FIRST_FAILURE_DROP = 0.8;
-const MIN_PAUSE_MS = 50;
+/** Shortest wait after a 429, whatever the service says (a "retry after 0" still counts). */
+export const MIN_RATE_LIMIT_WAIT_MS = 50;
 /** Slowest pace: one request every ten seconds. */
 const MIN_RATE = 0.1;
