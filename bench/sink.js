@@ -1,21 +1,26 @@
 // The service's side of the upload and download benchmarks, in its own process so its memory is
 // not counted. Upload: drains each request body, counts the bytes, answers like POST /upload.
 // Download: GET …/studio/generations/gen_big is a done generation whose one output,
-// /uploads/big.mp4, is SINK_FILE_MIB MiB of zeros, sent in 1 MiB chunks.
+// /uploads/big.mp4, is SINK_FILE_MIB MiB of zeros, sent in 1 MiB chunks; gen_big_<n> the same
+// with an output of n MiB (/uploads/big_<n>.mp4), to show the growth does not follow the size.
 'use strict';
 const http = require('node:http');
 const fileBytes = Number(process.env.SINK_FILE_MIB ?? 1024) * 1024 * 1024;
 let received = 0;
 let served = 0;
 const server = http.createServer((req, res) => {
-	if (req.method === 'GET' && req.url.endsWith('/studio/generations/gen_big')) {
+	const generation = req.method === 'GET' && /\/studio\/generations\/gen_big(_\d+)?$/.exec(req.url);
+	if (generation) {
+		const suffix = generation[1] ?? '';
 		res.writeHead(200, { 'Content-Type': 'application/json' });
-		return res.end(JSON.stringify({ id: 'gen_big', status: 'done', outputs: [{ id: 'med_big', path: '/uploads/big.mp4' }] }));
+		return res.end(JSON.stringify({ id: `gen_big${suffix}`, status: 'done', outputs: [{ id: `med_big${suffix}`, path: `/uploads/big${suffix}.mp4` }] }));
 	}
-	if (req.method === 'GET' && req.url === '/uploads/big.mp4') {
-		res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': fileBytes });
+	const file = req.method === 'GET' && /^\/uploads\/big(?:_(\d+))?\.mp4$/.exec(req.url);
+	if (file) {
+		const bytes = file[1] ? Number(file[1]) * 1024 * 1024 : fileBytes;
+		res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': bytes });
 		const chunk = Buffer.alloc(1024 * 1024);
-		let left = fileBytes;
+		let left = bytes;
 		const pump = () => {
 			while (left > 0) {
 				const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
