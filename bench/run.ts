@@ -316,6 +316,11 @@ function chainWorkflow(id: string, nodes: Array<{ name: string; type: string; ty
 /** Rounds of the memory rows (upload, download): one run's peak varies by ±15 MiB with when V8 collects. */
 const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 3);
 
+/** Each round's growth of a workflow's peak over its baseline's peak in the same round, for a row's name. */
+function growthByRound(peaks: number[], baselinePeaks: number[]): string {
+	return peaks.map((peak, index) => round(peak - baselinePeaks[index], 1)).join(', ');
+}
+
 /** Upload of a 1 GiB file in a real n8n: peak RSS growth over a workflow that only reads the file. */
 async function upload() {
 	const sizeMiB = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
@@ -332,7 +337,7 @@ async function upload() {
 		}
 		const readOnly = median(peaks.benchReadOnly000);
 		const growth = median(peaks.benchReadUpload0) - readOnly;
-		const runs = peaks.benchReadUpload0.map((peak, index) => round(peak - peaks.benchReadOnly000[index], 1)).join(', ');
+		const runs = growthByRound(peaks.benchReadUpload0, peaks.benchReadOnly000);
 		const { received } = await n8n.sinkReport();
 		const all = sizeMiB * 1024 * 1024 * MEMORY_ROUNDS;
 		rows.push({ name: `upload ${sizeMiB} MiB in n8n: peak RSS growth over reading the file alone (median of ${MEMORY_ROUNDS}; rounds: ${runs})`, value: round(growth, 1), unit: 'MiB', baseline: round(readOnly, 1), ratio: null, goal: '≤ 64 MiB', met: growth <= 64 && received >= all });
@@ -375,7 +380,7 @@ async function download() {
 		}
 		const getOnly = median(peaks.benchGetOnly0000);
 		/** A workflow's growth over Get Generation alone: its median, and each round's. */
-		const growthOf = (id: string) => ({ median: median(peaks[id]) - getOnly, rounds: peaks[id].map((peak, index) => round(peak - peaks.benchGetOnly0000[index], 1)).join(', ') });
+		const growthOf = (id: string) => ({ median: median(peaks[id]) - getOnly, rounds: growthByRound(peaks[id], peaks.benchGetOnly0000) });
 		const { served } = await n8n.sinkReport();
 		const allServed = served >= (sizeMiB * 3 + largerMiB) * MEMORY_ROUNDS * 1024 * 1024;
 		const node = growthOf('benchGetDownload');
@@ -383,9 +388,9 @@ async function download() {
 		const httpGrowth = growthOf('benchHttpRequest');
 		const bareGrowth = growthOf('benchBareHelper0');
 		const larger = growthOf('benchGetDownlo4x');
-		const overDiskRead = peaks.benchGetDownload.map((peak, index) => round(peak - peaks.benchGetReadFile[index], 1)).join(', ');
+		const overDiskRead = growthByRound(peaks.benchGetDownload, peaks.benchGetReadFile);
 		rows.push({ name: `download ${sizeMiB} MiB output in n8n (filesystem binary data), measured as the upload row is: peak RSS growth over a workflow bringing a file of the same size into n8n (Read/Write Files from Disk; median of ${MEMORY_ROUNDS}; rounds: ${overDiskRead})`, value: round(node.median - diskRead.median, 1), unit: 'MiB', baseline: round(median(peaks.benchGetReadFile), 1), ratio: null, goal: '≤ 64 MiB', met: node.median - diskRead.median <= 64 && allServed });
-		rows.push({ name: `download ${sizeMiB} MiB: the same node's growth over Get Generation alone, no file in n8n (rounds: ${node.rounds})`, value: round(node.median, 1), unit: 'MiB', baseline: round(getOnly, 1), ratio: null, goal: '(what moving 1 GiB through Node costs: see the next four rows)', met: true });
+		rows.push({ name: `download ${sizeMiB} MiB: the same node's growth over Get Generation alone, no file in n8n (rounds: ${node.rounds})`, value: round(node.median, 1), unit: 'MiB', baseline: round(getOnly, 1), ratio: null, goal: `(what moving ${sizeMiB} MiB through Node costs: see the next four rows)`, met: true });
 		rows.push({ name: `download ${sizeMiB} MiB: n8n reading a file of the same size from its own disk, growth over the same run (rounds: ${diskRead.rounds})`, value: round(diskRead.median, 1), unit: 'MiB', baseline: round(getOnly, 1), ratio: round(node.median / diskRead.median, 2), goal: '(n8n\'s own floor; ratio = this node / reading from disk)', met: true });
 		rows.push({ name: `download ${sizeMiB} MiB: the same file saved by n8n's HTTP Request node (Response Format: File), growth over the same run (rounds: ${httpGrowth.rounds})`, value: round(httpGrowth.median, 1), unit: 'MiB', baseline: round(getOnly, 1), ratio: round(node.median / httpGrowth.median, 2), goal: '(what any node pays; ratio = this node / HTTP Request)', met: true });
 		rows.push({ name: `download ${sizeMiB} MiB: the same file saved by a minimal node (n8n's request helper streamed into prepareBinaryData, bench/floorNode), growth over the same run (rounds: ${bareGrowth.rounds})`, value: round(bareGrowth.median, 1), unit: 'MiB', baseline: round(getOnly, 1), ratio: round(node.median / bareGrowth.median, 2), goal: '(the floor for any node; ratio = this node / the floor)', met: true });
