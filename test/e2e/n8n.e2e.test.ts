@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { exampleWorkflows, ERROR_WORKFLOW, FAULT_WORKFLOW, OAUTH2_WORKFLOW, RESOURCE_WORKFLOWS } from './workflows';
+import { exampleWorkflows, ERROR_WORKFLOW, FAULT_WORKFLOW, OAUTH2_WORKFLOW, REAL_BACKEND_WORKFLOW, RESOURCE_WORKFLOWS } from './workflows';
 import { expectEditorDropdowns } from './editorCalls';
 import { installN8n, installPackage, N8n } from './n8n';
 
@@ -52,7 +52,7 @@ beforeAll(async () => {
 			},
 		},
 	]);
-	await n8n.importWorkflows([...Object.values(RESOURCE_WORKFLOWS), OAUTH2_WORKFLOW, ERROR_WORKFLOW, FAULT_WORKFLOW, ...Object.values(examples)]);
+	await n8n.importWorkflows([...Object.values(RESOURCE_WORKFLOWS), REAL_BACKEND_WORKFLOW, OAUTH2_WORKFLOW, ERROR_WORKFLOW, FAULT_WORKFLOW, ...Object.values(examples)]);
 	timings.setup = Date.now() - started;
 }, 20 * 60_000);
 
@@ -130,6 +130,30 @@ describe('in a real n8n, against the sandbox', () => {
 		expect(String(run.items('Find Free Slot')[0].json.date)).toMatch(/Z$/);
 		expect(run.items('Delete Post')[0].json).toMatchObject({ deleted: true });
 		expect((sandbox.state.counts.postsCreated as number) - before).toBe(2);
+	});
+
+	test('real backend: Post → Create with Tags, a file and X creates the post with tag objects; Delete and Disconnect say so, no token in n8n', async () => {
+		sandbox.config.profile = 'postiz';
+		(sandbox.state.channels as IDataObject[]).push({ id: 'ch_tiktok', name: 'Sandbox on TikTok', identifier: 'tiktok', picture: '/uploads/avatar.png', disabled: false });
+		try {
+			const postsBefore = (sandbox.state.counts.postsCreated as number) ?? 0;
+			const run = await execute('e2eRealBackend');
+			const [created] = run.items('Create Post');
+			expect(created.json).toMatchObject({ postId: expect.any(String), integration: 'ch_x' });
+			expect((sandbox.state.counts.postsCreated as number) - postsBefore).toBe(1);
+			expect(run.items('Delete Post')[0].json).toEqual({ id: created.json.postId, deleted: true });
+			expect(run.items('Disconnect')[0].json).toEqual({ id: 'ch_tiktok', disconnected: true });
+			// What the sandbox received: the tags as objects and the uploaded file.
+			const sent = sandbox.state.lastPostBody as IDataObject;
+			expect(sent.tags).toEqual([{ value: 'launch', label: 'launch' }, { value: 'news', label: 'news' }]);
+			const [part] = (sent.posts as IDataObject[])[0].value as IDataObject[];
+			expect(part.image).toEqual([expect.objectContaining({ path: expect.stringContaining('checklist.txt') })]);
+			// The Disconnect answer carried the channel's OAuth tokens; n8n kept none of them.
+			expect(run.raw).not.toContain('oauth-access-ch_tiktok-secret');
+			expect(run.raw).not.toContain('oauth-refresh-ch_tiktok-secret');
+		} finally {
+			sandbox.config.profile = 'spec';
+		}
 	});
 
 	test('example: attach the incoming file to a scheduled post (uploaded by the post, no expression)', async () => {

@@ -89,6 +89,42 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 	]),
 };
 
+/**
+ * Against the sandbox's real-backend profile: a file made in n8n posted to X with tags (sent as
+ * { value, label } objects), the post deleted, a channel disconnected (its answer carries the
+ * channel's OAuth tokens, which must not reach n8n's execution data).
+ */
+export const REAL_BACKEND_WORKFLOW = ((): IDataObject => {
+	const workflow = chainWorkflow('e2eRealBackend', [
+		[
+			'Create Post',
+			{
+				resource: 'post',
+				operation: 'create',
+				type: 'now',
+				channels: ['ch_x'],
+				content: { parts: [{ text: 'Launch day: the checklist is attached' }] },
+				media: { files: [{ source: 'binary', binaryPropertyName: 'data' }] },
+				options: { tags: 'launch, news' },
+			},
+		],
+		['Delete Post', { resource: 'post', operation: 'delete', postId: locator("={{ $('Create Post').first().json.postId }}") }],
+		['Disconnect', { resource: 'channel', operation: 'disconnect', channel: locator('ch_tiktok') }],
+	]);
+	const nodes = workflow.nodes as IDataObject[];
+	const connections = workflow.connections as IDataObject;
+	const makeFile: IDataObject[] = [
+		{ id: 'e2eRealBackend-text', name: 'Some Text', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [0, 200], parameters: { mode: 'manual', assignments: { assignments: [{ id: 't1', name: 'caption', value: 'Our launch checklist', type: 'string' }] }, options: {} } },
+		{ id: 'e2eRealBackend-file', name: 'Make a File', type: 'n8n-nodes-base.convertToFile', typeVersion: 1.1, position: [220, 200], parameters: { operation: 'toText', sourceProperty: 'caption', options: { fileName: 'checklist.txt' } } },
+	];
+	const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
+	return {
+		...workflow,
+		nodes: [nodes[0], ...makeFile, ...nodes.slice(1)],
+		connections: { ...connections, Start: link('Some Text'), 'Some Text': link('Make a File'), 'Make a File': link('Create Post') },
+	};
+})();
+
 export const OAUTH2_WORKFLOW = chainWorkflow(
 	'e2eOAuth2',
 	[['Check Connection', { resource: 'account', operation: 'checkConnection' }]],

@@ -7,17 +7,9 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import nock from 'nock';
 
 import { startGeneration as startGenerationOf } from '../helpers/parameters';
+import { createSandbox, type Sandbox } from '../helpers/sandbox';
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createSandbox } = require('../sandbox/server.js') as { createSandbox: (options?: IDataObject) => Sandbox };
-interface Sandbox {
-	config: IDataObject;
-	state: IDataObject & { counts: IDataObject & { postsCreated: number; generationsStarted: number; rateLimited: number }; posts: IDataObject[]; generations: IDataObject[]; faults: IDataObject[]; credits: number };
-	reset(): void;
-	listen(): Promise<string>;
-	close(): Promise<void>;
-}
 
 const counts = { unhandled: 0, duplicatePosts: 0, generationsStartedTwice: 0, droppedItems: 0, items: 0, errorItems: 0 };
 const onUnhandled = () => counts.unhandled++;

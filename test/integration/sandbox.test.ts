@@ -7,19 +7,9 @@ import nock from 'nock';
 
 import { MAX_ATTEMPTS } from '../../nodes/SocialContentTrigger/generationState';
 import { startGeneration } from '../helpers/parameters';
+import { createSandbox, type Sandbox } from '../helpers/sandbox';
 import { ACTION_NODE_TYPE, activeTrigger, poll, runChain, START_NODE_TYPE, triggerWorkflow } from '../helpers/harness';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createSandbox } = require('../sandbox/server.js') as { createSandbox: (options?: IDataObject) => Sandbox };
-
-interface Sandbox {
-	config: IDataObject;
-	finish(ids: string[]): void;
-	state: IDataObject & { counts: IDataObject; posts: IDataObject[]; generations: IDataObject[]; faults: IDataObject[]; authHeaders: string[] };
-	reset(): void;
-	listen(port?: number): Promise<string>;
-	close(): Promise<void>;
-}
 
 let sandbox: Sandbox;
 let url: string;

@@ -12,6 +12,9 @@
  * Fault kinds: reset (drop the connection before doing anything), resetAfter (do it, then drop),
  * slow (delayMs, then answer), html500, malformed (broken JSON), login (an HTML login page),
  * status (any status and body).
+ * Profiles (config `profile`): 'spec' answers as our reading of the spec; 'postiz' answers the
+ * channel, media and post routes as the open-source backend whose public API they share does
+ * (gitroomhq/postiz-app, public.integrations.controller.ts and the posts DTOs): see POSTIZ below.
  */
 'use strict';
 const http = require('node:http');
@@ -49,6 +52,37 @@ const DEFAULTS = {
 	formatRecords: 'fields',
 	/** Output files of these generation ids answer 404 (true: every one). */
 	missingOutputs: [],
+	/** 'spec' or 'postiz' (see the header). */
+	profile: 'spec',
+};
+
+/**
+ * The real backend's answers where the spec leaves them open (read in gitroomhq/postiz-app):
+ * - validation errors are NestJS's: { message: [..], error: 'Bad Request', statusCode: 400 };
+ *   a route it does not have is { message: 'Cannot GET …', error: 'Not Found', statusCode: 404 };
+ * - tags must be { value, label } objects; only tags the instance has are linked to the post;
+ * - each channel of one create is its own group;
+ * - DELETE /posts/:id answers { error: true } on success (sic), and an unknown id throws (500);
+ * - DELETE /integrations/:id answers the whole channel record, its OAuth tokens included;
+ * - there is no GET /media; uploads answer the media record;
+ * - find-slot answers a UTC time without a zone;
+ * - posts are listed as { posts } with their channel as an `integration` object and a `state`.
+ */
+const POSTIZ = {
+	tags: ['launch', 'news', 'promo'],
+	tagsMessage: 'tags.each value in nested property tags must be either object or array',
+	serverError: { statusCode: 500, message: 'Internal server error' },
+	/** What the backend keeps of a channel beyond what it lists (the Disconnect answer shows it). */
+	channelRecord: (channel) => ({
+		...channel,
+		internalId: `${channel.identifier}-internal-1`,
+		providerIdentifier: channel.identifier,
+		organizationId: 'org_sandbox',
+		token: `oauth-access-${channel.id}-secret`,
+		refreshToken: `oauth-refresh-${channel.id}-secret`,
+		tokenExpiration: new Date(Date.now() + 864e5).toISOString(),
+		deletedAt: new Date().toISOString(),
+	}),
 };
 
 /** Each format's inputs: name, type, and whether a start without it is refused (400). */
@@ -258,6 +292,9 @@ function createSandbox(options = {}) {
 		try {
 			return await api(req, url, route, json);
 		} catch (error) {
+			if (error.status === 400 && error.errors && config.profile === 'postiz') {
+				return json(400, { message: error.errors.map((e) => e.raw ?? `${e.field} ${e.message}`), error: 'Bad Request', statusCode: 400 });
+			}
 			return json(error.status ?? 500, error.body ?? { msg: String(error.message) });
 		}
 	}
@@ -265,6 +302,7 @@ function createSandbox(options = {}) {
 	async function api(req, url, route, json) {
 		const m = req.method;
 		const q = url.searchParams;
+		const postiz = config.profile === 'postiz';
 		let match;
 		if (m === 'GET' && route === '/agents/ping') return json(200, { ok: true, organization: { id: 'org_sandbox', name: 'Sandbox Org' }, tools: ['hooks', 'studio', 'posts', 'media'] });
 		if (m === 'GET' && route === '/brand') {
@@ -333,9 +371,10 @@ function createSandbox(options = {}) {
 		if (m === 'GET' && (match = /^\/social\/([^/]+)$/.exec(route))) return json(200, { url: `https://sandbox.invalid/connect/${match[1]}?state=${nextId('st')}` });
 		if (m === 'GET' && route === '/is-connected') return json(200, { connected: state.channels.length > 0 });
 		if (m === 'DELETE' && (match = /^\/integrations\/([^/]+)$/.exec(route))) {
-			const before = state.channels.length;
-			state.channels = state.channels.filter((c) => c.id !== decodeURIComponent(match[1]));
-			return before === state.channels.length ? json(404, { msg: 'channel not found' }) : json(200, { success: true });
+			const channel = state.channels.find((c) => c.id === decodeURIComponent(match[1]));
+			if (!channel) return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'channel not found' });
+			state.channels = state.channels.filter((c) => c !== channel);
+			return json(200, postiz ? POSTIZ.channelRecord(channel) : { success: true });
 		}
 		if (m === 'GET' && (match = /^\/analytics\/post\/([^/]+)$/.exec(route))) {
 			return json(200, [{ label: 'Likes', data: [{ total: 12, date: new Date().toISOString().slice(0, 10) }] }, { label: 'Comments', data: [{ total: 3, date: new Date().toISOString().slice(0, 10) }] }]);
@@ -349,7 +388,7 @@ function createSandbox(options = {}) {
 			const file = await readMultipartFile(req);
 			if (!file) throw badRequest([{ field: 'file', message: 'a multipart field "file" is required' }]);
 			state.counts.uploads++;
-			return json(200, storeMedia(file.filename || 'upload.bin', file.data, file.contentType));
+			return json(200, mediaAnswer(storeMedia(file.filename || 'upload.bin', file.data, file.contentType)));
 		}
 		if (m === 'POST' && route === '/upload-from-url') {
 			const body = await readJson(req);
@@ -360,9 +399,15 @@ function createSandbox(options = {}) {
 				parsed = undefined;
 			}
 			if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw badRequest([{ field: 'url', message: 'must be a public http or https URL' }]);
+			// Both refuse what they cannot fetch from outside (the real backend through its SSRF guard).
+			if (/^(localhost|127\.|10\.|192\.168\.|\[::1\]|\[::ffff:(7f|a0|c0a8))/.test(parsed.hostname)) {
+				state.counts.privateImports = (state.counts.privateImports ?? 0) + 1;
+				return json(400, postiz ? { msg: 'Failed to fetch URL' } : { msg: 'Validation failed', errors: [{ field: 'url', message: 'must be a public http or https URL' }] });
+			}
 			const name = parsed.pathname.split('/').pop() || 'imported';
-			return json(200, storeMedia(name, Buffer.from(`imported from ${parsed}`), 'application/octet-stream'));
+			return json(200, mediaAnswer(storeMedia(name, Buffer.from(`imported from ${parsed}`), 'application/octet-stream')));
 		}
+		if (m === 'GET' && route === '/media' && postiz) return json(404, { message: `Cannot GET /public/v1${route}`, error: 'Not Found', statusCode: 404 });
 		if (m === 'GET' && route === '/media') {
 			const page = Math.max(1, Number(q.get('page') ?? 1));
 			const size = config.mediaPageSize;
@@ -373,24 +418,27 @@ function createSandbox(options = {}) {
 			const start = Date.parse(q.get('startDate') ?? '');
 			const end = Date.parse(q.get('endDate') ?? '');
 			if (Number.isNaN(start) || Number.isNaN(end)) throw badRequest([{ field: 'startDate', message: 'startDate and endDate must be ISO dates' }]);
-			return json(200, { posts: state.posts.filter((p) => Date.parse(p.publishDate) >= start && Date.parse(p.publishDate) <= end) });
+			const listed = state.posts.filter((p) => Date.parse(p.publishDate) >= start && Date.parse(p.publishDate) <= end);
+			return json(200, { posts: postiz ? listed.map(postizPost) : listed });
 		}
 		if (m === 'DELETE' && (match = /^\/posts\/([^/]+)$/.exec(route))) {
 			const post = state.posts.find((p) => p.id === decodeURIComponent(match[1]));
-			if (!post) return json(404, { msg: 'post not found' });
+			if (!post) return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'post not found' });
 			const before = state.posts.length;
 			state.posts = state.posts.filter((p) => p.group !== post.group);
-			return json(200, { deleted: before - state.posts.length });
+			return json(200, postiz ? { error: true } : { deleted: before - state.posts.length });
 		}
 		if (m === 'GET' && (match = /^\/find-slot\/([^/]+)$/.exec(route))) {
-			if (!state.channels.some((c) => c.id === decodeURIComponent(match[1]))) return json(404, { msg: 'channel not found' });
+			if (!state.channels.some((c) => c.id === decodeURIComponent(match[1]))) return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'channel not found' });
 			const next = new Date(Math.ceil((Date.now() + 36e5) / 36e5) * 36e5);
-			return json(200, { date: next.toISOString() });
+			return json(200, { date: postiz ? next.toISOString().slice(0, 19) : next.toISOString() });
 		}
+		if (postiz) return json(404, { message: `Cannot ${m} /public/v1${route}`, error: 'Not Found', statusCode: 404 });
 		return json(404, { msg: `no route ${m} ${route}` });
 	}
 
 	function createPosts(body) {
+		state.lastPostBody = body;
 		const errors = [];
 		if (!['schedule', 'now', 'draft'].includes(body.type)) errors.push({ field: 'type', message: 'must be schedule, now or draft' });
 		if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(String(body.date))) errors.push({ field: 'date', message: 'must be ISO 8601 UTC with milliseconds' });
@@ -405,14 +453,35 @@ function createSandbox(options = {}) {
 				if (!state.media.some((media) => media.id === image.id && media.path === image.path)) errors.push({ field: `posts[${i}].value.image`, message: `unknown media ${image.id}` });
 			}
 		});
+		const postiz = config.profile === 'postiz';
+		if (postiz) {
+			if (!Array.isArray(body.tags)) errors.push({ raw: 'tags must be an array' });
+			else if (body.tags.some((tag) => !tag || typeof tag !== 'object')) errors.push({ raw: POSTIZ.tagsMessage });
+			else body.tags.forEach((tag, i) => ['value', 'label'].forEach((key) => typeof tag[key] !== 'string' && errors.push({ raw: `tags.${i}.${key} must be a string` })));
+		}
 		if (errors.length) throw badRequest(errors);
 		const group = nextId('grp');
+		// The real backend links only tags it has, and makes each channel its own group.
+		const tags = postiz ? body.tags.filter((tag) => POSTIZ.tags.includes(tag.value)) : (body.tags ?? []);
 		return body.posts.map((p) => {
-			const post = { id: nextId('post'), group, integration: p.integration.id, type: body.type, publishDate: body.date, content: p.value.map((v) => v.content).join('\n\n'), settings: JSON.stringify(p.settings), tags: body.tags ?? [], shortLink: Boolean(body.shortLink), image: p.value.flatMap((v) => v.image ?? []), createdAt: new Date().toISOString() };
+			const post = { id: nextId('post'), group: postiz ? nextId('grp') : group, integration: p.integration.id, type: body.type, publishDate: body.date, content: p.value.map((v) => v.content).join('\n\n'), settings: JSON.stringify(p.settings), tags, shortLink: Boolean(body.shortLink), image: p.value.flatMap((v) => v.image ?? []), createdAt: new Date().toISOString() };
 			state.posts.push(post);
 			state.counts.postsCreated++;
 			return { postId: post.id, integration: p.integration.id };
 		});
+	}
+
+	/** Upload answers: `{ id, path }` (the spec), or the whole media record (the real backend). */
+	function mediaAnswer(media) {
+		if (config.profile !== 'postiz') return { id: media.id, path: media.path };
+		return { id: media.id, name: media.name, path: media.path, organizationId: 'org_sandbox', thumbnail: null, alt: null, createdAt: media.createdAt, updatedAt: media.createdAt, deletedAt: null };
+	}
+
+	/** A post as the real backend lists it: its channel as an object, a state, a release URL once out. */
+	function postizPost(post) {
+		const channel = state.channels.find((c) => c.id === post.integration) ?? { id: post.integration, name: '', identifier: '' };
+		const { integration, type, settings, ...rest } = post;
+		return { ...rest, settings, state: type === 'draft' ? 'DRAFT' : 'QUEUE', releaseURL: null, integration: { id: channel.id, name: channel.name, providerIdentifier: channel.identifier, picture: channel.picture } };
 	}
 
 	function storeMedia(name, data, contentType) {
@@ -421,7 +490,7 @@ function createSandbox(options = {}) {
 		state.files.set(path, { data, mime: contentType || 'application/octet-stream' });
 		const media = { id: nextId('med'), name: safe, path, mimeType: contentType, size: data.length, createdAt: new Date().toISOString() };
 		state.media.unshift(media);
-		return { id: media.id, path };
+		return media;
 	}
 
 	/** Newest first: by creation (the order they were started), or by completion with unfinished ones on top. */
@@ -550,7 +619,7 @@ function createSandbox(options = {}) {
 }
 
 function badRequest(errors) {
-	return { status: 400, body: { msg: 'Validation failed', errors } };
+	return { status: 400, errors, body: { msg: 'Validation failed', errors } };
 }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function readBody(req) {

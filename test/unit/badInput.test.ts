@@ -55,6 +55,7 @@ const CASES: Case[] = [
 	['start: not enough credits', start({}), 'Not enough credits for this request. Nothing was reserved or charged', 'NodeApiError', () => api().post(`${API_PATH}/studio/generations`).reply(402, {})],
 	['get generation: empty id', { resource: 'studio', operation: 'getGeneration', generationId: id('={{ "" }}') }, 'No generation chosen', 'NodeOperationError'],
 	['get generation: id of spaces', { resource: 'studio', operation: 'getGeneration', generationId: id('   ') }, 'No generation chosen', 'NodeOperationError'],
+	['get generation: an id the instance answers 500 for', { resource: 'studio', operation: 'getGeneration', generationId: id('gen_other') }, 'The service failed on generation "gen_other" (500): it may not exist, or not be yours (Internal server error)', 'NodeApiError', () => api().get(`${API_PATH}/studio/generations/gen_other`).times(3).reply(500, { statusCode: 500, message: 'Internal server error' })],
 	['get generation: unknown id', { resource: 'studio', operation: 'getGeneration', generationId: id('gen_nope') }, 'Not found: GET /studio/generations/gen_nope (404)', 'NodeApiError', () => api().get(`${API_PATH}/studio/generations/gen_nope`).reply(404, {})],
 	['list generations: the service refuses the status', { resource: 'studio', operation: 'listGenerations', status: '={{ "finished" }}', returnAll: true }, 'The service rejected the request: status: unknown status', 'NodeApiError', () => api().get(`${API_PATH}/studio/generations`).query(true).reply(400, { errors: [{ field: 'status', message: 'unknown status' }] })],
 	// Channel
@@ -75,7 +76,8 @@ const CASES: Case[] = [
 	['import: not a URL', { resource: 'media', operation: 'importFromUrl', url: 'picture.png' }, '"URL" must be an http or https address, not "picture.png"', 'NodeOperationError'],
 	['import: missing colon', { resource: 'media', operation: 'importFromUrl', url: 'http//example.com/a.png' }, '"URL" must be an http or https address, not "http//example.com/a.png"', 'NodeOperationError'],
 	['import: empty URL', { resource: 'media', operation: 'importFromUrl', url: '={{ "" }}' }, '"URL" is empty', 'NodeOperationError'],
-	['import: a private address the service refuses', { resource: 'media', operation: 'importFromUrl', url: 'http://10.0.0.1/a.png' }, 'The service rejected the request: url: must be a public http or https URL', 'NodeApiError', () => api().post(`${API_PATH}/upload-from-url`).reply(400, { errors: [{ field: 'url', message: 'must be a public http or https URL' }] })],
+	['import: a private address, refused before sending', { resource: 'media', operation: 'importFromUrl', url: 'http://10.0.0.1/a.png' }, '"URL" is not a public address: it points to a private address (10.0.0.1)', 'NodeOperationError'],
+	['import: a host name the service refuses', { resource: 'media', operation: 'importFromUrl', url: 'http://intranet.example/a.png' }, 'The service rejected the request: url: must be a public http or https URL', 'NodeApiError', () => api().post(`${API_PATH}/upload-from-url`).reply(400, { errors: [{ field: 'url', message: 'must be a public http or https URL' }] })],
 	// Post → Create
 	['create: channels expression gives nothing', post({ channels: '={{ "" }}' }), 'No channel chosen', 'NodeOperationError'],
 	['create: unknown channel', post({ channels: ['ch_gone'] }), 'Channel "ch_gone" is not connected', 'NodeOperationError', channels],
@@ -85,6 +87,7 @@ const CASES: Case[] = [
 	['create: month 13', post({ type: 'schedule', date: '={{ "2026-13-01T10:00:00" }}' }), '"Date" is not a valid date: "2026-13-01T10:00:00"', 'NodeOperationError'],
 	['create: 30 February', post({ type: 'schedule', date: '={{ "2026-02-30" }}' }), '"Date" is not a valid date: "2026-02-30"', 'NodeOperationError'],
 	['create: schedule without a date', post({ type: 'schedule', date: '={{ "" }}' }), '"Date" is not a valid date: ""', 'NodeOperationError'],
+	['create: schedule in the past', post({ type: 'schedule', date: '2021-06-01T10:00:00Z' }), '"Date" is in the past (2021-06-01T10:00:00.000Z): a scheduled post needs a future date', 'NodeOperationError'],
 	['create: no text and no media', post({ content: { parts: [{ text: ' ' }] } }), 'The post has no text and no media', 'NodeOperationError'],
 	['create: media by ID and path without a path', post({ media: { files: [{ source: 'idPath', id: 'med_1', path: '' }] } }), 'Media file 1 needs both an ID and a path (got ID "med_1" and no path)', 'NodeOperationError'],
 	['create: media by ID and path without an id', post({ media: { files: [{ source: 'idPath', id: '', path: '/uploads/a.png' }] } }), 'Media file 1 needs both an ID and a path (got no ID and path "/uploads/a.png")', 'NodeOperationError'],

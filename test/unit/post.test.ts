@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
+import { resources } from '../../nodes/SocialContent/actions/router';
 import { API_PATH, api, apiKeyCredentials, NODE, runAction } from '../helpers/fixtures';
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness';
 
@@ -35,7 +36,7 @@ describe('Post → Create', () => {
 		const result = await runAction({
 			...base,
 			type: 'schedule',
-			date: '2026-12-01T09:30:00+01:00',
+			date: '2030-12-01T09:30:00+01:00',
 			content: { parts: [{ text: 'Part one' }, { text: 'Part two' }] },
 			media: { files: [{ source: 'idPath', id: 'med_1', path: '/uploads/a.png' }] },
 			settings: {
@@ -51,9 +52,12 @@ describe('Post → Create', () => {
 		expect(result.error).toBeUndefined();
 		expect(sent.body).toEqual({
 			type: 'schedule',
-			date: '2026-12-01T08:30:00.000Z',
+			date: '2030-12-01T08:30:00.000Z',
 			shortLink: true,
-			tags: ['launch', 'promo'],
+			tags: [
+				{ value: 'launch', label: 'launch' },
+				{ value: 'promo', label: 'promo' },
+			],
 			posts: [
 				{
 					integration: { id: 'ch_x' },
@@ -81,17 +85,18 @@ describe('Post → Create', () => {
 	});
 
 	test.each([
-		['UTC', '2026-12-01T09:30:00.000Z'],
-		['Europe/Berlin', '2026-12-01T08:30:00.000Z'],
-		['America/New_York', '2026-12-01T14:30:00.000Z'],
+		['UTC', '2030-12-01T09:30:00.000Z'],
+		['Europe/Berlin', '2030-12-01T08:30:00.000Z'],
+		['America/New_York', '2030-12-01T14:30:00.000Z'],
 	])('a date without a zone is read in the workflow timezone (%s)', async (timezone, expected) => {
 		const { sent, scope } = capturePost();
-		await runAction({ ...base, type: 'schedule', date: '2026-12-01T09:30:00' }, { timezone });
+		await runAction({ ...base, type: 'schedule', date: '2030-12-01T09:30:00' }, { timezone });
 		expect(sent.body?.date).toBe(expected);
 		scope.done();
 	});
 
-	// Daylight saving: the offset is the one in force at that wall time, not at the same digits read as UTC.
+	// Daylight saving: the offset is the one in force at that wall time, not at the same digits read as
+	// UTC. As drafts: these nights of 2026 are past, and a Schedule date in the past is refused.
 	test.each([
 		['Europe/Berlin', '2026-03-29T01:30', '2026-03-29T00:30:00.000Z', 'the night clocks go forward: still CET (+1)'],
 		['Europe/Berlin', '2026-03-29T03:30', '2026-03-29T01:30:00.000Z', 'after the change: CEST (+2)'],
@@ -101,7 +106,7 @@ describe('Post → Create', () => {
 		['America/New_York', '2026-11-01T00:30', '2026-11-01T04:30:00.000Z', 'EDT before the change'],
 	])('%s %s is %s (%s)', async (timezone, date, expected) => {
 		const { sent, scope } = capturePost();
-		await runAction({ ...base, type: 'schedule', date }, { timezone });
+		await runAction({ ...base, type: 'draft', date }, { timezone });
 		expect(sent.body?.date).toBe(expected);
 		scope.done();
 	});
@@ -249,11 +254,17 @@ describe('Post → Delete', () => {
 	test.each([
 		['an empty answer', ''],
 		['an object', '{"deleted":true,"group":"g1"}'],
-	])('DELETE /posts/:id with %s → a confirmation with the id', async (_shape, body) => {
+		['the real backend\'s { error: true }', '{"error":true}'],
+	])('DELETE /posts/:id with %s → { id, deleted: true }, nothing else', async (_shape, body) => {
 		const scope = api().delete(`${API_PATH}/posts/p_1`).reply(200, body);
 		const result = await runAction({ resource: 'post', operation: 'delete', postId: { __rl: true, mode: 'list', value: 'p_1' } });
-		expect(result.output(NODE)[0].json).toMatchObject({ id: 'p_1', deleted: true });
+		expect(result.output(NODE)[0].json).toEqual({ id: 'p_1', deleted: true });
 		scope.done();
+	});
+
+	test('the Post field says what a group is, and that on some instances it is one channel\'s post', () => {
+		const field = resources.post.delete.description.find((property) => property.name === 'postId');
+		expect(field?.description).toMatch(/group is what one Post → Create made.*on others \(each channel its own group\) only this channel's post/);
 	});
 });
 

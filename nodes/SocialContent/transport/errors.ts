@@ -15,6 +15,21 @@ export interface FailedResponse {
 	body: unknown;
 	method: string;
 	path: string;
+	/** What the request reads or changes, when the user named it by id (see ApiRequest). */
+	about?: RequestSubject;
+	/** What a 404 of this route means, where some instances do not have the route (see ApiRequest). */
+	missingRoute?: MissingRoute;
+}
+
+/** The thing a request is about, as the user named it: a post, a channel, a generation. */
+export interface RequestSubject {
+	kind: string;
+	id: string;
+}
+
+export interface MissingRoute {
+	message: string;
+	description: string;
 }
 
 /** Replaces every occurrence of the credential's secret; the secret never reaches a user. */
@@ -57,7 +72,10 @@ export function serverMessages(body: unknown): string[] {
 	if (!body || typeof body !== 'object') return [];
 	const data = body as IDataObject;
 	const found: string[] = [];
-	for (const key of ['msg', 'message', 'error', 'errors', 'fieldErrors', 'details']) {
+	// NestJS (the real backend) answers { message: [...], error: "Bad Request", statusCode }: its
+	// `error` only repeats the status's name beside the messages.
+	const nestStyle = typeof data.statusCode === 'number' && data.message !== undefined && typeof data.error === 'string';
+	for (const key of ['msg', 'message', ...(nestStyle ? [] : ['error']), 'errors', 'fieldErrors', 'details']) {
 		collect(data[key], '', found);
 	}
 	return [...new Set(found)];
@@ -102,6 +120,16 @@ export function statusError(
 	const error = (message: string, description: string) =>
 		apiError(node, response, message, description, itemIndex, connection.secret);
 
+	if (response.statusCode === 404 && response.missingRoute && !response.about) {
+		return error(response.missingRoute.message, response.missingRoute.description);
+	}
+	if (response.statusCode === 500 && response.about) {
+		const { kind, id } = response.about;
+		return error(
+			`The service failed on ${kind} "${id}" (500): it may not exist, or not be yours${saidText ? ` (${saidText})` : ''}`,
+			`Some instances answer 500 instead of 404 for an ID they do not know. Pick the ${kind} from the list, or check the ID and that the credential belongs to the account that owns it. If the ID is right, try again later.`,
+		);
+	}
 	switch (response.statusCode) {
 		case 400:
 			return error(

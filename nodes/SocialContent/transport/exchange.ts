@@ -5,6 +5,7 @@ import { discardBody, sendAuthenticated, type Connection, type RawResponse } fro
 import { isNetworkError, networkError, rateLimitError, requestNotSentError, type RequestLine } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, type RequestPacer } from './pacing';
 import { retryAfter } from './rateLimit';
+import { withoutSecrets } from './secrets';
 import type { ApiContext, RunContext } from './runContext';
 import { abortableWait } from '../compat';
 
@@ -68,7 +69,7 @@ export async function exchange(
 		}
 
 		if (response.statusCode === 429) {
-			const body = parseJson(await bodyText(response));
+			const body = parseAnswer(await bodyText(response));
 			const asked = retryAfter(body, response.headers);
 			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
 			// against Max Rate Limit Wait, and a cap on tries: a 429 loop always ends.
@@ -128,10 +129,13 @@ export async function bodyText(response: RawResponse): Promise<string> {
 	return String(body ?? '');
 }
 
-/** Frees a streamed body that will not be read. */
-export function parseJson(text: string): unknown {
+/**
+ * A service answer as a value: its JSON without secret fields (see secrets.ts), or the text itself
+ * when it is not JSON. Every answer, success or error, is read here and nowhere else.
+ */
+export function parseAnswer(text: string): unknown {
 	try {
-		return JSON.parse(text);
+		return withoutSecrets(JSON.parse(text));
 	} catch {
 		return text;
 	}

@@ -1,12 +1,21 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
-import { looksLikeHtml, notJsonError, statusError, wrongInstanceError, type FailedResponse } from './errors';
-import { bodyText, exchange, parseJson } from './exchange';
+import {
+	looksLikeHtml,
+	notJsonError,
+	statusError,
+	wrongInstanceError,
+	type FailedResponse,
+	type MissingRoute,
+	type RequestSubject,
+} from './errors';
+import { bodyText, exchange, parseAnswer } from './exchange';
 import { StreamingForm } from './multipart';
 import { RequestPacer } from './pacing';
 import type { RunContext } from './runContext';
 
 export { MAX_RATE_LIMITED_TRIES, READ_RETRY_DELAYS_MS } from './exchange';
+export type { MissingRoute, RequestSubject } from './errors';
 export { MIN_RATE_LIMIT_WAIT_MS } from './pacing';
 export { RunContext, type ApiContext } from './runContext';
 
@@ -16,6 +25,13 @@ export interface ApiRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | StreamingForm;
+	/**
+	 * What the request is about when the user named it by id: the 500 some instances give for an
+	 * unknown id then says "not found, or not yours?" instead of "the service failed".
+	 */
+	about?: RequestSubject;
+	/** What a 404 means for a route some instances do not have (the real backend has no GET /media). */
+	missingRoute?: MissingRoute;
 }
 
 /**
@@ -44,7 +60,14 @@ export async function apiRequest(run: RunContext, request: ApiRequest, itemIndex
 
 	const text = await bodyText(response);
 	const contentType = String(response.headers['content-type'] ?? '');
-	const failed: FailedResponse = { statusCode: response.statusCode, body: text, method: request.method, path: request.path };
+	const failed: FailedResponse = {
+		statusCode: response.statusCode,
+		body: text,
+		method: request.method,
+		path: request.path,
+		about: request.about,
+		missingRoute: request.missingRoute,
+	};
 	const node = run.n8n.getNode();
 	const ok = response.statusCode >= 200 && response.statusCode < 300;
 	if (text.trim() !== '' && looksLikeHtml(text, contentType)) throw wrongInstanceError(node, connection, failed, itemIndex);
@@ -52,7 +75,7 @@ export async function apiRequest(run: RunContext, request: ApiRequest, itemIndex
 		if (ok) return {};
 		throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
 	}
-	const body = parseJson(text);
+	const body = parseAnswer(text);
 	if (ok && body === text) throw notJsonError(node, connection, failed, itemIndex);
 	if (ok) return body;
 	throw statusError(node, connection, { ...failed, body }, itemIndex);
@@ -93,7 +116,7 @@ export async function downloadFile(run: RunContext, location: string, itemIndex?
 	// The credential goes only to the instance's origin: sendAuthenticated leaves it off elsewhere.
 	const response = await exchange(run, connection, request, options, itemIndex, pacer);
 	if (response.statusCode < 200 || response.statusCode >= 300) {
-		const body = parseJson(await bodyText(response));
+		const body = parseAnswer(await bodyText(response));
 		const failed = { statusCode: response.statusCode, body, method: 'GET', path: url.pathname };
 		throw statusError(run.n8n.getNode(), connection, failed, itemIndex);
 	}

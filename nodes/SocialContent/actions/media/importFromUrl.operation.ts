@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest, type RunContext } from '../../transport';
 import { asRecord } from '../items';
 import { requiredText } from '../shared/parameters';
+import { notPublicReason } from './publicAddress';
 
 const show = { resource: ['media'], operation: ['importFromUrl'] };
 
@@ -15,7 +16,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		default: '',
 		required: true,
 		placeholder: 'https://example.com/picture.png',
-		description: 'Public http or https address of the file; the service fetches it into the media library',
+		description:
+			'Public http or https address of the file; the service fetches it into the media library. Addresses of this machine or a private network (localhost, 127.0.0.1, 10.x, 192.168.x …) are refused before sending: upload such files with Media → Upload.',
 	},
 ]);
 
@@ -35,6 +37,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		throw new NodeOperationError(this.getNode(), `"URL" must be an http or https address, not "${url}"`, {
 			itemIndex,
 			description: 'The service only imports public http(s) files. Give a full address such as https://example.com/picture.png.',
+		});
+	}
+	const notPublic = notPublicReason(parsed);
+	if (notPublic) {
+		throw new NodeOperationError(this.getNode(), `"URL" is not a public address: it points to ${notPublic}`, {
+			itemIndex,
+			description:
+				'The service imports only public http(s) files and cannot reach this machine or a private network. Read the file with a node before this one (Read/Write Files from Disk, HTTP Request) and use Media → Upload instead.',
 		});
 	}
 	const response = await apiRequest(run, { method: 'POST', path: '/upload-from-url', body: { url: parsed.toString() } },

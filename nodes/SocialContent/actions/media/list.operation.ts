@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { MEDIA_LIBRARY } from '../shared/media';
 import { pagingFields, readList } from '../shared/paging';
 import { simplifyFile, simplifyProperty } from '../shared/simplify';
 import type { RunContext } from '../../transport';
@@ -14,7 +15,7 @@ export const description: INodeProperties[] = [...pagingFields(show), ...updateD
  * file's location is one `path` (what Post → Create attaches), whichever name the service used.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
-	const files = await readList(this, run, '/media', itemIndex, { listKeys: ['media', 'files'] });
+	const files = await readList(this, run, MEDIA_LIBRARY.path, itemIndex, MEDIA_LIBRARY.reading);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	return files.map((entry) => {
 		const file = (entry && typeof entry === 'object' ? entry : { value: entry }) as IDataObject;

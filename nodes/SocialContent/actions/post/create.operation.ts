@@ -92,7 +92,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 				name: 'tags',
 				type: 'string',
 				default: '',
-				description: 'Comma-separated tags, or an expression giving an array (sent as is)',
+				description:
+					'Comma-separated tag names, or an expression giving an array of names or of { value, label } objects. The instance links only tags it already has; others are ignored.',
 			},
 			channelTextsProperty,
 		],
@@ -117,6 +118,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		});
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const tags = tagsOf(options.tags);
 	const channels = await chosenChannels(this, run, itemIndex);
 	const settings = settingsPerChannel(this, channels, await channelsOfRun(run, itemIndex), itemIndex);
 	const ownTexts = textPerChannel(this, channels, itemIndex);
@@ -127,7 +129,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		type,
 		date,
 		shortLink: Boolean(options.shortLink),
-		tags: tagsOf(options.tags),
+		tags,
 		posts: channels.map((channel) => ({
 			integration: { id: channel.id },
 			value: contentParts(ownTexts.has(channel.id) ? [ownTexts.get(channel.id) as string, ...texts.slice(1)] : texts, image),
@@ -141,7 +143,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 function postDate(ctx: IExecuteFunctions, type: string, itemIndex: number): string {
 	const value = ctx.getNodeParameter('date', itemIndex, '') as unknown;
 	if (type === 'now' || ((value === '' || value === null || value === undefined) && type === 'draft')) return new Date().toISOString();
-	return toUtcIso(ctx, value, 'Date', itemIndex);
+	const date = toUtcIso(ctx, value, 'Date', itemIndex);
+	// The service would refuse it or publish at once; either way not what "Schedule" means.
+	if (type === 'schedule' && Date.parse(date) <= Date.now()) {
+		throw new NodeOperationError(ctx.getNode(), `"Date" is in the past (${date}): a scheduled post needs a future date`, {
+			itemIndex,
+			description: 'Pick a later date, or set Type to "Publish Now" to post right away.',
+		});
+	}
+	return date;
 }
 
 async function chosenChannels(ctx: IExecuteFunctions, run: RunContext, itemIndex: number): Promise<Channel[]> {
@@ -189,10 +199,15 @@ function contentParts(texts: string[], image: MediaRef[]): IDataObject[] {
 	}));
 }
 
+/**
+ * Tags as the service takes them (the spec leaves their shape open; the real backend refuses
+ * anything but `{ value, label }` objects): a name becomes both, an object passes as it is.
+ */
 function tagsOf(tags: unknown): unknown[] {
-	if (Array.isArray(tags)) return tags;
-	return String(tags ?? '')
-		.split(',')
-		.map((tag) => tag.trim())
-		.filter(Boolean);
+	const given = Array.isArray(tags) ? (tags as unknown[]) : String(tags ?? '').split(',');
+	return given.flatMap((tag) => {
+		if (tag && typeof tag === 'object') return [tag];
+		const name = String(tag ?? '').trim();
+		return name ? [{ value: name, label: name }] : [];
+	});
 }

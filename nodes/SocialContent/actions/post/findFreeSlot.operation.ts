@@ -13,6 +13,6 @@ export const description: INodeProperties[] = [
 /** GET /find-slot/:id. Not in the spec: a bare date becomes `{ date }`, as ISO with `Z`. */
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'channel', 'channel', itemIndex);
-	const response = await apiRequest(run, { method: 'GET', path: `/find-slot/${encodeURIComponent(id)}` }, itemIndex);
+	const response = await apiRequest(run, { method: 'GET', path: `/find-slot/${encodeURIComponent(id)}`, about: { kind: 'channel', id } }, itemIndex);
 	return [{ json: { channelId: id, ...normaliseDates(asRecord(response, 'date'), ['date', 'slot', 'time']) } }];
 }

@@ -28,9 +28,10 @@ export function parseDate(value: unknown, timeZone: string): Date | undefined {
 	if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
 		return parseDate((value as { toISO: () => string }).toISO(), timeZone);
 	}
-	if (typeof value === 'number') return Number.isFinite(value) ? new Date(value) : undefined;
+	if (typeof value === 'number') return Number.isFinite(value) ? new Date(epochMs(value)) : undefined;
 	if (typeof value !== 'string' || !value.trim()) return undefined;
 	const text = value.trim();
+	if (/^\d{9,}$/.test(text)) return new Date(epochMs(Number(text)));
 	const zone = IANAZone.isValidZone(timeZone) ? timeZone : 'UTC';
 	// ISO 8601 ("2026-12-01T09:30"), or with a space instead of the T ("2026-12-01 09:30").
 	for (const parsed of [DateTime.fromISO(text, { zone }), DateTime.fromSQL(text, { zone })]) {
@@ -41,6 +42,14 @@ export function parseDate(value: unknown, timeZone: string): Date | undefined {
 	// Anything else as JavaScript reads it, with its own zone (RFC 2822, "Dec 1, 2026 09:30 GMT").
 	const parsed = Date.parse(text);
 	return Number.isNaN(parsed) ? undefined : new Date(parsed);
+}
+
+/**
+ * A Unix time in milliseconds. Below 1e12 it counts seconds: 1e12 ms is September 2001, while
+ * 1e12 s is 33,000 years away, so no date of our time can be read both ways.
+ */
+function epochMs(value: number): number {
+	return Math.abs(value) < 1e12 ? value * 1000 : value;
 }
 
 /** Dates the service returns, normalised to ISO with `Z` where they parse; others left as they are. */

@@ -53,14 +53,19 @@ export function outputsOf(generation: IDataObject): GenerationOutput[] {
 		.filter((entry): entry is GenerationOutput => entry !== undefined);
 }
 
+/**
+ * GET /studio/generations/:id. `namedByUser`: the id came from a parameter, so a 500 may mean an
+ * unknown id (not after a start of ours, where it means the service failed).
+ */
 export async function getGeneration(
 	run: RunContext,
 	id: string,
 	itemIndex?: number,
+	namedByUser = false,
 ): Promise<IDataObject> {
 	const response = await apiRequest(
 		run,
-		{ method: 'GET', path: `/studio/generations/${encodeURIComponent(id)}` },
+		{ method: 'GET', path: `/studio/generations/${encodeURIComponent(id)}`, ...(namedByUser ? { about: { kind: 'generation', id } } : {}) },
 		itemIndex,
 	);
 	return normaliseGeneration(response);

@@ -7,6 +7,22 @@ import { shortDate } from './dates';
 import { walkPages } from './paging';
 import { simplifyFile } from './simplify';
 
+/**
+ * How the media library is read: GET /media, a list under one of these keys, and what a 404 of
+ * the route means (the real open-source backend has no GET /media at all).
+ */
+export const MEDIA_LIBRARY = {
+	path: '/media',
+	reading: {
+		listKeys: ['media', 'files'],
+		missingRoute: {
+			message: 'This instance has no media library to list (GET /media answered 404)',
+			description:
+				'Its API cannot list media files, so they cannot be picked from a list. Attach files to a post as Binary File From Input or Outputs of Input Generation, or give the file\'s ID and path (from Media → Upload) with "By ID and Path".',
+		},
+	},
+};
+
 /** A media library file as a post attaches it. */
 export interface MediaRef {
 	id: string;
@@ -54,7 +70,7 @@ const PICKER_PAGES = 5;
 /** The media library's latest files for a dropdown: "name · date" → id. */
 export async function mediaFileOptions(run: RunContext): Promise<INodePropertyOptions[]> {
 	const options: INodePropertyOptions[] = [];
-	await walkPages(run, '/media', { listKeys: ['media', 'files'], maxPages: PICKER_PAGES }, (list) => {
+	await walkPages(run, MEDIA_LIBRARY.path, { ...MEDIA_LIBRARY.reading, maxPages: PICKER_PAGES }, (list) => {
 		for (const entry of list) {
 			const file = asFile(entry);
 			if (file.id === undefined || typeof file.path !== 'string') continue;
@@ -74,7 +90,7 @@ export async function mediaFileOptions(run: RunContext): Promise<INodePropertyOp
 export async function mediaFileById(ctx: IExecuteFunctions, run: RunContext, id: string, itemIndex: number): Promise<MediaRef> {
 	const known = await run.once('mediaLibrary', async () => new Map<string, string>());
 	if (!known.has(id)) {
-		await walkPages(run, '/media', { listKeys: ['media', 'files'], itemIndex }, (list) => {
+		await walkPages(run, MEDIA_LIBRARY.path, { ...MEDIA_LIBRARY.reading, itemIndex }, (list) => {
 			for (const entry of list) {
 				const file = asFile(entry);
 				if (file.id !== undefined && typeof file.path === 'string') known.set(String(file.id), file.path);

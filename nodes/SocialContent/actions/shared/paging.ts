@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
+import { apiRequest, type MissingRoute, type RunContext } from '../../transport';
 import { unwrapList } from '../items';
 
 /** Return All / Limit, for the list operation they are shown in. */
@@ -38,13 +38,13 @@ const MAX_PAGES = 1000;
 export async function walkPages(
 	run: RunContext,
 	path: string,
-	options: { qs?: IDataObject; listKeys?: string[]; itemIndex?: number; maxPages?: number },
+	options: { qs?: IDataObject; listKeys?: string[]; itemIndex?: number; maxPages?: number; missingRoute?: MissingRoute },
 	visit: (list: unknown[]) => boolean,
 ): Promise<void> {
 	const maxPages = options.maxPages ?? MAX_PAGES;
 	for (let page = 1; page <= maxPages; page++) {
 		const qs = page === 1 ? options.qs : { ...options.qs, page };
-		const response = await apiRequest(run, { method: 'GET', path, qs }, options.itemIndex);
+		const response = await apiRequest(run, { method: 'GET', path, qs, missingRoute: options.missingRoute }, options.itemIndex);
 		const list = Array.isArray(response) ? response : (unwrapList(response, options.listKeys) ?? [response]);
 		const more = hasMorePages(response, page) && list.length > 0;
 		if (!visit(list) || !more) return;
@@ -57,7 +57,7 @@ export async function readList(
 	run: RunContext,
 	path: string,
 	itemIndex: number,
-	options: { qs?: IDataObject; listKeys?: string[] } = {},
+	options: { qs?: IDataObject; listKeys?: string[]; missingRoute?: MissingRoute } = {},
 ): Promise<unknown[]> {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);

@@ -65,10 +65,14 @@ export function keyValuePairs(pairs: Array<{ name?: string; value?: unknown }> |
 	return result;
 }
 
-/** Text as typed: numbers, true/false, null and JSON become what they spell; anything else stays text. */
+/**
+ * Text as typed: true/false, null and JSON become what they spell; a number only when it reads
+ * back the same, so an ID of 20 digits or "1.50" stays text instead of losing digits.
+ */
 export function parseScalar(value: string): IDataObject[string] {
 	const trimmed = value.trim();
-	if (/^(true|false|null|-?\d+(\.\d+)?)$/.test(trimmed) || /^[[{]/.test(trimmed)) {
+	if (/^-?\d+(\.\d+)?$/.test(trimmed)) return String(Number(trimmed)) === trimmed ? Number(trimmed) : value;
+	if (/^(true|false|null)$/.test(trimmed) || /^[[{]/.test(trimmed)) {
 		try {
 			return JSON.parse(trimmed) as IDataObject[string];
 		} catch {

@@ -25,7 +25,7 @@ export const description: INodeProperties[] = [
 /** GET /studio/generations/:id: status and outputs. */
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'generationId', 'generation', itemIndex);
-	const generation = await getGeneration(run, id, itemIndex);
+	const generation = await getGeneration(run, id, itemIndex, true);
 	const download = (this.getNodeParameter('downloadOutputs', itemIndex, false) as boolean) && generation.status === 'done';
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	return [await generationItem(this, run, generation, { download, simplify }, itemIndex)];
