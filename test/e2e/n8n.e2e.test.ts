@@ -18,6 +18,10 @@ interface Sandbox {
 	close(): Promise<void>;
 }
 
+// Each test starts n8n or runs `n8n execute` (a whole n8n process): seconds on an idle machine,
+// much more on a busy 2-core one. Generous, so a loaded CI machine is slow, not red.
+jest.setTimeout(5 * 60_000);
+
 const OAUTH_TOKEN = 'scapp_e2e_token_5f3a9c';
 let n8n: N8n;
 let sandbox: Sandbox;

@@ -137,6 +137,14 @@ describe('against the sandbox', () => {
 		expect((await run({ resource: 'account', operation: 'getBrandProfile' })).result.error?.message).toBe('The Instance URL serves a web page, not the API');
 	});
 
+	test('a proxy that redirects a create (302): not followed as a GET, nothing created, the error names the address', async () => {
+		fault({ path: '/posts', method: 'POST', kind: 'redirect', status: 302, location: '/api/public/v1/posts?from=proxy' });
+		const { result } = await run({ resource: 'post', operation: 'create', type: 'now', channels: ['ch_linkedin'], content: { parts: [{ text: 'Hi' }] } });
+		expect(result.error?.message).toBe('The service redirected POST /posts (302) to /api/public/v1/posts?from=proxy; it was not sent there, so nothing was created or changed');
+		expect((sandbox.state.counts.byRoute as IDataObject)['GET /posts'] ?? 0).toBe(0);
+		expect(sandbox.state.posts).toHaveLength(0);
+	});
+
 	test('a reset on a create: one attempt, no duplicate post', async () => {
 		fault({ path: '/posts', method: 'POST', kind: 'reset' });
 		const { result } = await run({ resource: 'post', operation: 'create', type: 'draft', channels: ['ch_linkedin'], content: { parts: [{ text: 'Hi' }] } });

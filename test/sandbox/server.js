@@ -11,7 +11,7 @@
  * POST /__sandbox/config, POST /__sandbox/finish (finish all running generations now, or { ids }).
  * Fault kinds: reset (drop the connection before doing anything), resetAfter (do it, then drop),
  * slow (delayMs, then answer), html500, malformed (broken JSON), login (an HTML login page),
- * status (any status and body).
+ * status (any status and body), redirect (`status`, `location`; e.g. a POST moved by a proxy).
  * Profiles (config `profile`): 'spec' answers as our reading of the spec; 'postiz' answers the
  * channel, media and post routes as the open-source backend whose public API they share does
  * (gitroomhq/postiz-app, public.integrations.controller.ts and the posts DTOs): see POSTIZ below.
@@ -260,6 +260,10 @@ function createSandbox(options = {}) {
 			if (fault.kind === 'malformed') return send(200, '{"ok": tru', { 'Content-Type': 'application/json' });
 			if (fault.kind === 'login') return send(200, LOGIN_PAGE, { 'Content-Type': 'text/html' });
 			if (fault.kind === 'status') return json(fault.status, fault.body ?? {});
+			if (fault.kind === 'redirect') {
+				res.writeHead(fault.status ?? 302, { Location: fault.location ?? path });
+				return res.end();
+			}
 		}
 
 		if (path === '/oauth/authorize') return authorize(url, res, json);

@@ -50,6 +50,38 @@ describe('paged answers: Return All follows every page, Limit stops early', () =
 	});
 });
 
+describe('paging the service gets wrong or does its own way', () => {
+	test('a list that says there is more but ignores the page parameter: read twice, given once', async () => {
+		let requests = 0;
+		api()
+			.persist()
+			.get(`${API_PATH}/media`)
+			.query(true)
+			.reply(200, () => {
+				requests++;
+				return { pages: 1000, results: [{ id: 'a' }, { id: 'b' }] };
+			});
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a', 'b']);
+		expect(requests).toBe(2);
+	});
+
+	test('a cursor ({ data, nextCursor }) is followed as ?cursor=, until there is none', async () => {
+		const scope = api()
+			.get(`${API_PATH}/media`)
+			.reply(200, { data: [{ id: 'a' }], nextCursor: 'c2' })
+			.get(`${API_PATH}/media`)
+			.query({ cursor: 'c2' })
+			.reply(200, { data: [{ id: 'b' }], nextCursor: 'c3' })
+			.get(`${API_PATH}/media`)
+			.query({ cursor: 'c3' })
+			.reply(200, { data: [{ id: 'c' }], nextCursor: null });
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a', 'b', 'c']);
+		scope.done();
+	});
+});
+
 describe('format records: every id name × price name × price form × container gives id and price', () => {
 	// A map keys records by id, so there the record names no id of its own.
 	const cases = Object.entries(FORMAT_SHAPES.containers).flatMap(([container, contain]) =>

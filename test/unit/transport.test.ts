@@ -10,7 +10,7 @@ import { retryAfter } from '../../nodes/SocialContent/transport/rateLimit';
 import { downloadEvents } from '../helpers/probeNode';
 import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';
-import { API_KEY, API_PATH, APP_URL, api, apiKeyCredentials, errorText, NODE, OAUTH_TOKEN, probe } from '../helpers/fixtures';
+import { API_KEY, API_PATH, APP_URL, api, apiKeyCredentials, errorText, NODE, OAUTH_TOKEN, probe, runAction } from '../helpers/fixtures';
 
 const PING = `${API_PATH}/agents/ping`;
 
@@ -497,5 +497,58 @@ describe('transport: redirects of requests that carry the credential are followe
 		const response = await sendAuthenticated(ctx, connection, { method: 'GET', url: '/loop', baseURL: connection.baseURL });
 		expect(response.statusCode).toBe(302);
 		expect(calls).toBe(6);
+	});
+});
+
+describe('transport: a redirect never turns a write into a GET, nor sends it elsewhere', () => {
+	const channels = () => api().get(`${API_PATH}/integrations`).reply(200, [{ id: 'ch_x', name: 'X', identifier: 'x' }]);
+	const createPost = { resource: 'post', operation: 'create', type: 'now', channels: ['ch_x'], content: { parts: [{ text: 'Hello there' }] } };
+
+	test.each([301, 302, 303])('Post → Create answered %i (same origin): fails naming the Location; no GET follows, nothing reported as created', async (status) => {
+		channels();
+		const scope = api().post(`${API_PATH}/posts`).reply(status, '', { Location: `${API_PATH}/posts?moved=1` });
+		// The list the redirect points to must never be read as the answer.
+		const list = api().get(`${API_PATH}/posts`).query(true).reply(200, [{ postId: 'p_old', integration: 'ch_x' }]);
+		const result = await runAction(createPost);
+		expect(result.error?.message).toBe(
+			`The service redirected POST /posts (${status}) to ${API_PATH}/posts?moved=1; it was not sent there, so nothing was created or changed`,
+		);
+		expect(list.isDone()).toBe(false);
+		scope.done();
+	});
+
+	test('a 308 to another origin (a moved domain) fails naming the address to use; nothing goes there', async () => {
+		channels();
+		api().post(`${API_PATH}/posts`).reply(308, '', { Location: `https://new.example.org${API_PATH}/posts` });
+		const elsewhere = nock('https://new.example.org').post(`${API_PATH}/posts`).reply(200, [{ postId: 'p_1' }]);
+		const result = await runAction(createPost);
+		expect(result.error?.message).toBe(
+			`The service redirected POST /posts (308) to https://new.example.org${API_PATH}/posts; it was not sent there, so nothing was created or changed`,
+		);
+		expect((result.error as { description?: string }).description).toContain('set the Instance URL in the credential to https://new.example.org');
+		expect(elsewhere.isDone()).toBe(false);
+	});
+
+	test('a 307 on the instance keeps the method, body and key', async () => {
+		channels();
+		const bodies: unknown[] = [];
+		const scope = api()
+			.post(`${API_PATH}/posts`, (body) => bodies.push(body) > 0)
+			.reply(307, '', { Location: `${API_PATH}/v2/posts` })
+			.post(`${API_PATH}/v2/posts`, (body) => bodies.push(body) > 0)
+			.reply(200, [{ postId: 'p_1', integration: 'ch_x' }]);
+		const result = await runAction(createPost);
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE).map((item) => item.json)).toEqual([{ postId: 'p_1', integration: 'ch_x' }]);
+		expect(bodies).toHaveLength(2);
+		expect(bodies[1]).toEqual(bodies[0]);
+		scope.done();
+	});
+
+	test('Post → Delete answered 301: fails, no GET follows', async () => {
+		const scope = api().delete(`${API_PATH}/posts/p_1`).reply(301, '', { Location: `${API_PATH}/posts/p_1/` });
+		const result = await runAction({ resource: 'post', operation: 'delete', postId: { __rl: true, mode: 'id', value: 'p_1' } });
+		expect(result.error?.message).toBe(`The service redirected DELETE /posts/p_1 (301) to ${API_PATH}/posts/p_1/; it was not sent there, so nothing was created or changed`);
+		scope.done();
 	});
 });

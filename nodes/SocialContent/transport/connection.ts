@@ -127,7 +127,7 @@ export async function sendAuthenticated(
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		})) as RawResponse;
-		const next = redirectOf(request, response);
+		const next = redirectOf(request, response, target, instanceOrigin);
 		if (!next || redirects >= MAX_REDIRECTS) return response;
 		discardBody(response);
 		target = new URL(next.location, target);
@@ -142,21 +142,35 @@ function absoluteUrl(url: string, baseURL: string | undefined): URL {
 }
 
 /**
- * Where a redirect answer points, and how the request changes on the way (as browsers and
- * axios do: 303, and 301/302 after a POST, continue as a GET without body). A streamed body
- * (an upload) cannot be sent twice: its 307/308 is returned as it is.
+ * Where a redirect answer points, when the node follows it. A read follows any redirect. A write
+ * (POST, DELETE) is never turned into a GET, as browsers and axios would on 301/302/303: the
+ * answer to that GET (a list) would pass for the write's, and nothing was written. It follows
+ * only a 307/308 that keeps it on the instance, with its method and body, and not for a
+ * streamed body (an upload), which cannot be sent twice. Any other redirect is returned as it
+ * is, and the transport fails it naming the address (errors.ts).
  */
-function redirectOf(request: IHttpRequestOptions, response: RawResponse): { location: string; changes: Partial<IHttpRequestOptions> } | undefined {
+function redirectOf(
+	request: IHttpRequestOptions,
+	response: RawResponse,
+	from: URL,
+	instanceOrigin: string,
+): { location: string; changes: Partial<IHttpRequestOptions> } | undefined {
 	if (!REDIRECT_STATUSES.includes(response.statusCode)) return undefined;
-	const location = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'location')?.[1];
-	if (typeof location !== 'string' || !location) return undefined;
+	const location = locationOf(response);
+	if (!location) return undefined;
 	const method = (request.method ?? 'GET').toUpperCase();
-	if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
-		return { location, changes: { method: 'GET', body: undefined } };
-	}
+	if (method === 'GET' || method === 'HEAD') return { location, changes: {} };
+	if (response.statusCode !== 307 && response.statusCode !== 308) return undefined;
+	if (new URL(location, from).origin !== instanceOrigin) return undefined;
 	const body = request.body as { pipe?: unknown; [Symbol.asyncIterator]?: unknown } | undefined;
 	const streamed = !!body && typeof body === 'object' && (typeof body.pipe === 'function' || typeof body[Symbol.asyncIterator] === 'function');
 	return streamed ? undefined : { location, changes: {} };
+}
+
+/** The Location header of an answer, when it has one. */
+export function locationOf(response: RawResponse): string | undefined {
+	const location = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'location')?.[1];
+	return typeof location === 'string' && location ? location : undefined;
 }
 
 /** Lets go of an answer's body without reading it (a stream is closed, its socket freed). */

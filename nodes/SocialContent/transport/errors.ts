@@ -19,6 +19,8 @@ export interface FailedResponse {
 	about?: RequestSubject;
 	/** What a 404 of this route means, where some instances do not have the route (see ApiRequest). */
 	missingRoute?: MissingRoute;
+	/** Where a redirect answer (3xx) pointed. */
+	location?: string;
 }
 
 /** The thing a request is about, as the user named it: a post, a channel, a generation. */
@@ -122,6 +124,14 @@ export function statusError(
 
 	if (response.statusCode === 404 && response.missingRoute && !response.about) {
 		return error(response.missingRoute.message, response.missingRoute.description);
+	}
+	if (response.statusCode >= 300 && response.statusCode < 400) {
+		const instance = new URL(connection.appURL).origin;
+		const moved = response.location ? new URL(response.location, instance).origin : instance;
+		return error(
+			`The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${response.location ?? 'no address'}; it was not sent there, so nothing was created or changed`,
+			`Following it would have turned the request into a GET, or sent it and the credential to another address. ${moved !== instance ? `If the instance moved, set the Instance URL in the credential to ${moved}.` : 'Check the Instance URL in the credential and the instance\'s proxy settings.'}`,
+		);
 	}
 	if (response.statusCode === 500 && response.about) {
 		const { kind, id } = response.about;

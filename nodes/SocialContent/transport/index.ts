@@ -9,6 +9,7 @@ import {
 	type MissingRoute,
 	type RequestSubject,
 } from './errors';
+import { locationOf } from './connection';
 import { bodyText, exchange, parseAnswer } from './exchange';
 import { StreamingForm } from './multipart';
 import { RequestPacer } from './pacing';
@@ -67,6 +68,7 @@ export async function apiRequest(run: RunContext, request: ApiRequest, itemIndex
 		path: request.path,
 		about: request.about,
 		missingRoute: request.missingRoute,
+		location: locationOf(response),
 	};
 	const node = run.n8n.getNode();
 	const ok = response.statusCode >= 200 && response.statusCode < 300;

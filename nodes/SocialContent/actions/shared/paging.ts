@@ -31,9 +31,11 @@ const MAX_PAGES = 1000;
 
 /**
  * Reads a list that may or may not be paged. The spec does not say: a plain array is one page;
- * an object wrapping the list is followed page by page (`page` query) while it reports more pages
- * (`pages`/`totalPages` above the current one, or `hasMore`/`nextPage`). Each page goes to `visit`,
- * which returns whether to read on.
+ * an object wrapping the list is followed while it reports more, by the cursor it gives
+ * (`nextCursor`/`cursor`, sent back as `cursor`) or else page by page (`page` query; `pages`/
+ * `totalPages` above the current one, or `hasMore`/`nextPage`). A page equal to the one before
+ * (a service that ignores the page parameter) ends the list instead of repeating it. Each page
+ * goes to `visit`, which returns whether to read on.
  */
 export async function walkPages(
 	run: RunContext,
@@ -42,13 +44,27 @@ export async function walkPages(
 	visit: (list: unknown[]) => boolean,
 ): Promise<void> {
 	const maxPages = options.maxPages ?? MAX_PAGES;
+	let qs = options.qs;
+	let previous: string | undefined;
 	for (let page = 1; page <= maxPages; page++) {
-		const qs = page === 1 ? options.qs : { ...options.qs, page };
 		const response = await apiRequest(run, { method: 'GET', path, qs, missingRoute: options.missingRoute }, options.itemIndex);
 		const list = Array.isArray(response) ? response : (unwrapList(response, options.listKeys) ?? [response]);
-		const more = hasMorePages(response, page) && list.length > 0;
+		const seen = JSON.stringify(list);
+		if (seen === previous) return;
+		previous = seen;
+		const cursor = nextCursor(response);
+		const more = (cursor !== undefined || hasMorePages(response, page)) && list.length > 0;
 		if (!visit(list) || !more) return;
+		qs = cursor !== undefined ? { ...options.qs, cursor } : { ...options.qs, page: page + 1 };
 	}
+}
+
+/** The cursor of the next page, where the service pages by cursor. */
+function nextCursor(response: unknown): string | number | undefined {
+	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
+	const record = response as IDataObject;
+	const cursor = record.nextCursor ?? record.cursor;
+	return typeof cursor === 'string' ? (cursor ? cursor : undefined) : typeof cursor === 'number' ? cursor : undefined;
 }
 
 /** A list operation's results, as far as its Return All / Limit ask. */
