@@ -14,14 +14,16 @@ const { createSandbox } = require('../test/sandbox/server');
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 4010);
 const LOGIN = { email: 'demo@example.com', password: 'Demo-Passw0rd' };
-const USER_FOLDER = join(ROOT, '.demo');
 const log = (line) => console.log(`[demo] ${line}`);
 
 async function main() {
 	log('building the package');
 	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 	log('installing n8n and Node 24 (cached after the first run)');
-	const { nodeBin, n8nBin } = installN8n();
+	const { nodeBin, n8nBin, cache } = installN8n();
+	// n8n's data folder (database, its cached web assets) beside the cached n8n, never in the
+	// checkout: lint and the tests see the same tree before and after a demo.
+	const USER_FOLDER = join(cache, 'demo');
 
 	let sandbox;
 	let instanceUrl = process.env.SOCIAL_CONTENT_URL;

@@ -10,7 +10,7 @@ const ROOT = join(__dirname, '..');
 const PACKAGE_NAME = 'n8n-nodes-social-content';
 
 /**
- * Installs (once, cached) Node and n8n; returns the Node bin folder and the n8n binary. The
+ * Installs (once, cached) Node and n8n; returns the cache folder, the Node bin folder and the n8n binary. The
  * version comes from N8N_VERSION (default 2.41.1, on Node 24; NODE_MAJOR picks another Node).
  */
 function installN8n() {
@@ -21,7 +21,7 @@ function installN8n() {
 	const cache = out.trim().split('\n').pop();
 	const version = process.env.N8N_VERSION || '2.41.1';
 	const nodeMajor = process.env.NODE_MAJOR || '24';
-	return { nodeBin: join(cache, `node${nodeMajor}`, 'bin'), n8nBin: join(cache, `n8n-${version}`, 'node_modules', '.bin', 'n8n') };
+	return { cache, nodeBin: join(cache, `node${nodeMajor}`, 'bin'), n8nBin: join(cache, `n8n-${version}`, 'node_modules', '.bin', 'n8n') };
 }
 
 /** Builds and packs this package, and unpacks it where n8n looks: always the current source. */
