@@ -1,5 +1,7 @@
 import type {
 	IAuthenticateGeneric,
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
@@ -48,8 +50,19 @@ export class SocialContentApi implements ICredentialType {
 			baseURL: `=${appUrlExpression('$credentials.instanceUrl')}/api/public/v1`,
 			url: '/agents/ping',
 			method: 'GET',
+			// n8n would follow a redirect to another origin and carry the key there, and the test
+			// would pass while every node call failed: a redirect fails the test instead.
+			disableFollowRedirect: true,
 		},
+		// n8n's tester checks each rule by its type; the type only lists arrays of one kind.
 		rules: [
+			...[301, 302, 303, 307, 308].map((status): IAuthenticateRuleResponseCode => ({
+				type: 'responseCode',
+				properties: {
+					value: status,
+					message: `The Instance URL redirects (HTTP ${status}) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.`,
+				},
+			})),
 			{
 				// n8n fails the test when get(body, key) === value: a web page or a broken answer (a
 				// string) has no `ok`.
@@ -60,7 +73,7 @@ export class SocialContentApi implements ICredentialType {
 					message:
 						"The Instance URL did not answer with the API's JSON (a web page or a broken answer). Use the address of your instance, e.g. https://app.example.com",
 				},
-			},
-		],
+			} satisfies IAuthenticateRuleResponseSuccessBody,
+		] as unknown as IAuthenticateRuleResponseCode[],
 	};
 }

@@ -294,7 +294,7 @@ describe('in a real n8n, against the sandbox', () => {
 		}
 	}, 300_000);
 
-	test("credential test in n8n's UI flow: a pasted /api passes, a web page fails with our message, a wrong key fails", async () => {
+	test("credential test in n8n's UI flow: a pasted /api passes, a web page or a redirect elsewhere fails with our message, a wrong key fails", async () => {
 		await runningServer();
 		const base = `http://localhost:${n8n.port}`;
 		const login = await fetch(`${base}/rest/login`, {
@@ -317,6 +317,16 @@ describe('in a real n8n, against the sandbox', () => {
 			message: "The Instance URL did not answer with the API's JSON (a web page or a broken answer). Use the address of your instance, e.g. https://app.example.com",
 		});
 		expect((await test(sandboxUrl, 'sk_wrong_key_000')).status).toBe('Error');
+		// An instance that redirects to another origin (here 127.0.0.1 → localhost): n8n would carry
+		// the key there; the test fails instead, saying what to do, and the key never arrives there.
+		const moved = sandboxUrl.replace('127.0.0.1', 'localhost');
+		(sandbox.state.faults as IDataObject[]).push({ path: '/agents/ping', kind: 'redirect', status: 301, location: `${moved}/api/public/v1/agents/ping`, count: 1 });
+		const headersBefore = sandbox.state.authHeaders.length;
+		expect(await test(sandboxUrl)).toEqual({
+			status: 'Error',
+			message: 'The Instance URL redirects (HTTP 301) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.',
+		});
+		expect(sandbox.state.authHeaders.length).toBe(headersBefore);
 	}, 120_000);
 
 	test('OAuth2 connect flow through n8n: authorization code with PKCE S256, token request form-urlencoded, raw token used', async () => {

@@ -2,8 +2,9 @@
  * The credential test as n8n runs it (n8n 2.41 `CredentialsTester.runRequestTest`): a throwaway
  * declarative node whose one property routes the credential's `test.request`, run by n8n-core's
  * RoutingNode (here inside WorkflowExecute), with the credential applied by its `authenticate`.
- * Only the verdict is restated from n8n's tester: a thrown request error fails the test, and a
- * `responseSuccessBody` rule fails it when get(body, key) === value.
+ * Only the verdict is restated from n8n's tester: a thrown request error fails the test (with a
+ * `responseCode` rule's message when its status matches), and a `responseSuccessBody` rule fails
+ * it when get(body, key) === value.
  */
 import type { ICredentialDataDecryptedObject, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
@@ -41,6 +42,10 @@ export async function runCredentialTest(credentialType: string, data: ICredentia
 	);
 	if (result.error) {
 		const status = (result.error as { httpCode?: string }).httpCode;
+		// As n8n's tester: a status answer is first checked against the responseCode rules.
+		for (const rule of test.rules ?? []) {
+			if (rule.type === 'responseCode' && String(rule.properties.value) === status) return { status: 'Error', message: rule.properties.message };
+		}
 		return { status: 'Error', message: result.error.message || `Received HTTP status code: ${status}` };
 	}
 	const body = result.output('Temp-Node')[0]?.json as unknown;

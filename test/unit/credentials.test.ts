@@ -146,6 +146,28 @@ describe('credential test (run as n8n runs it: RoutingNode, the credential\'s au
 	});
 });
 
+describe('an instance that redirects to another origin (http → https, apex → www, a moved domain)', () => {
+	test.each([301, 302, 307, 308])('the credential test fails (%i) and the key never reaches the other origin', async (status) => {
+		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(status, '', { Location: `https://www.example.com${API_PATH}/agents/ping` });
+		const elsewhere = nock('https://www.example.com').get(`${API_PATH}/agents/ping`).reply(200, { ok: true });
+		const outcome = await runCredentialTest('socialContentApi', { instanceUrl: APP_URL, apiKey: API_KEY });
+		expect(outcome).toEqual({
+			status: 'Error',
+			message: `The Instance URL redirects (HTTP ${status}) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.`,
+		});
+		expect(elsewhere.isDone()).toBe(false);
+	});
+
+	test('a node call fails naming the address to use instead of a misleading "wrong key" from the other host', async () => {
+		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(301, '', { Location: `https://www.example.com${API_PATH}/agents/ping` });
+		const elsewhere = nock('https://www.example.com').get(`${API_PATH}/agents/ping`).reply(401, {});
+		const result = await runAction({ resource: 'account', operation: 'checkConnection' });
+		expect(result.error?.message).toBe(`The instance redirected GET /agents/ping (301) to https://www.example.com${API_PATH}/agents/ping: the node does not take the credential to another address`);
+		expect((result.error as { description?: string }).description).toBe('If the instance moved, set the Instance URL in the credential to https://www.example.com.');
+		expect(elsewhere.isDone()).toBe(false);
+	});
+});
+
 describe('OAuth2 credential', () => {
 	test('sends the token raw, with no Bearer', async () => {
 		let headers: IDataObject = {};

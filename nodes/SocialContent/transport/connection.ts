@@ -106,6 +106,7 @@ export async function sendAuthenticated(
 	ctx: ApiContext,
 	connection: Connection,
 	options: IHttpRequestOptions,
+	{ followOffInstance = true }: { followOffInstance?: boolean } = {},
 ): Promise<RawResponse> {
 	const instanceOrigin = new URL(connection.baseURL).origin;
 	let target = absoluteUrl(options.url, options.baseURL);
@@ -127,7 +128,7 @@ export async function sendAuthenticated(
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		})) as RawResponse;
-		const next = redirectOf(request, response, target, instanceOrigin);
+		const next = redirectOf(request, response, target, instanceOrigin, followOffInstance);
 		if (!next || redirects >= MAX_REDIRECTS) return response;
 		discardBody(response);
 		target = new URL(next.location, target);
@@ -142,7 +143,9 @@ function absoluteUrl(url: string, baseURL: string | undefined): URL {
 }
 
 /**
- * Where a redirect answer points, when the node follows it. A read follows any redirect. A write
+ * Where a redirect answer points, when the node follows it. A read follows a redirect on the
+ * instance; off it only a file download does (to a CDN, without the credential): an API call sent
+ * to another host would fail there as a "wrong key", when the Instance URL is what to fix. A write
  * (POST, DELETE) is never turned into a GET, as browsers and axios would on 301/302/303: the
  * answer to that GET (a list) would pass for the write's, and nothing was written. It follows
  * only a 307/308 that keeps it on the instance, with its method and body, and not for a
@@ -154,14 +157,16 @@ function redirectOf(
 	response: RawResponse,
 	from: URL,
 	instanceOrigin: string,
+	followOffInstance: boolean,
 ): { location: string; changes: Partial<IHttpRequestOptions> } | undefined {
 	if (!REDIRECT_STATUSES.includes(response.statusCode)) return undefined;
 	const location = locationOf(response);
 	if (!location) return undefined;
+	const onInstance = new URL(location, from).origin === instanceOrigin;
 	const method = (request.method ?? 'GET').toUpperCase();
-	if (method === 'GET' || method === 'HEAD') return { location, changes: {} };
+	if (method === 'GET' || method === 'HEAD') return onInstance || followOffInstance ? { location, changes: {} } : undefined;
 	if (response.statusCode !== 307 && response.statusCode !== 308) return undefined;
-	if (new URL(location, from).origin !== instanceOrigin) return undefined;
+	if (!onInstance) return undefined;
 	const body = request.body as { pipe?: unknown; [Symbol.asyncIterator]?: unknown } | undefined;
 	const streamed = !!body && typeof body === 'object' && (typeof body.pipe === 'function' || typeof body[Symbol.asyncIterator] === 'function');
 	return streamed ? undefined : { location, changes: {} };

@@ -7,6 +7,8 @@ import type { Connection } from './connection';
 export interface RequestLine {
 	method: string;
 	path: string;
+	/** A file download: it may follow a redirect to another host (a CDN), without the credential. */
+	download?: boolean;
 }
 
 export interface FailedResponse {
@@ -128,9 +130,13 @@ export function statusError(
 	if (response.statusCode >= 300 && response.statusCode < 400) {
 		const instance = new URL(connection.appURL).origin;
 		const moved = response.location ? new URL(response.location, instance).origin : instance;
+		const fix = moved !== instance ? `If the instance moved, set the Instance URL in the credential to ${moved}.` : 'Check the Instance URL in the credential and the instance\'s proxy settings.';
+		const read = response.method === 'GET' || response.method === 'HEAD';
 		return error(
-			`The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${response.location ?? 'no address'}; it was not sent there, so nothing was created or changed`,
-			`Following it would have turned the request into a GET, or sent it and the credential to another address. ${moved !== instance ? `If the instance moved, set the Instance URL in the credential to ${moved}.` : 'Check the Instance URL in the credential and the instance\'s proxy settings.'}`,
+			read
+				? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${response.location ?? 'no address'}: the node does not take the credential to another address`
+				: `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${response.location ?? 'no address'}; it was not sent there, so nothing was created or changed`,
+			read ? fix : `Following it would have turned the request into a GET, or sent it and the credential to another address. ${fix}`,
 		);
 	}
 	if (response.statusCode === 500 && response.about) {

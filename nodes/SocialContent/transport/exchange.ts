@@ -43,7 +43,8 @@ export async function exchange(
 ): Promise<RawResponse> {
 	const ctx = run.n8n;
 	const limits = limitsOf(ctx, itemIndex);
-	const sendOnce = async () => await sendAuthenticated(ctx, connection, { ...options, timeout: limits.timeoutMs });
+	const sendOnce = async () =>
+		await sendAuthenticated(ctx, connection, { ...options, timeout: limits.timeoutMs }, { followOffInstance: request.download === true });
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
 	let waitedForRateLimitMs = 0;

@@ -103,7 +103,7 @@ export interface DownloadedFile {
 export async function downloadFile(run: RunContext, location: string, itemIndex?: number): Promise<DownloadedFile> {
 	const connection = await run.connectionFor(itemIndex);
 	const url = new URL(location, `${connection.appURL}/`);
-	const request = { method: 'GET', path: url.pathname };
+	const request = { method: 'GET', path: url.pathname, download: true };
 	const options: IHttpRequestOptions = {
 		method: 'GET',
 		url: url.toString(),
