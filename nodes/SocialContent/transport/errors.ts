@@ -288,6 +288,26 @@ export function isNetworkError(error: unknown): boolean {
 	return /^E[A-Z_]+$/.test(code) || code in NETWORK_REASONS || names.includes('AxiosError');
 }
 
+/** A file whose answer began and then broke off. */
+export function brokenDownloadError(
+	node: INode,
+	connection: Connection,
+	request: RequestLine,
+	cause: { error: unknown; tries: number },
+	itemIndex: number | undefined,
+): NodeApiError {
+	const code = networkCodeOf(cause.error);
+	return new NodeApiError(
+		node,
+		{ networkErrorCode: code },
+		{
+			message: `The download of ${request.path} from ${connection.host} broke off before its end`,
+			description: `${request.method} ${request.path} failed${code ? ` (${code})` : ''}; nothing of it was kept. It was tried ${cause.tries} time${cause.tries === 1 ? '' : 's'}. The connection to the file server broke: try again later.`,
+			itemIndex,
+		},
+	);
+}
+
 /** n8n refused to send the request (its SSRF policy, a bad option), as opposed to a network failure. */
 export function requestNotSentError(
 	node: INode,

@@ -107,7 +107,7 @@ export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): Reques
 	};
 }
 
-function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
+export function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 }
 

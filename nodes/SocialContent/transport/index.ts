@@ -1,19 +1,23 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	brokenDownloadError,
 	looksLikeHtml,
 	notJsonError,
 	statusError,
+	isNetworkError,
 	wrongInstanceError,
 	type FailedResponse,
 	type MissingRoute,
 	type RequestSubject,
 } from './errors';
 import { locationOf } from './connection';
-import { bodyText, exchange, parseAnswer } from './exchange';
+import { bodyText, cancelSignalOf, exchange, parseAnswer, READ_RETRY_DELAYS_MS } from './exchange';
 import { StreamingForm } from './multipart';
 import { RequestPacer } from './pacing';
 import type { RunContext } from './runContext';
+import { abortableWait } from '../compat';
 
 export { MAX_RATE_LIMITED_TRIES, READ_RETRY_DELAYS_MS } from './exchange';
 export type { MissingRoute, RequestSubject } from './errors';
@@ -133,3 +137,34 @@ export async function downloadFile(run: RunContext, location: string, itemIndex?
 	};
 }
 
+
+/**
+ * Downloads a file and hands it, as it streams, to `save` (n8n's prepareBinaryData). A body that
+ * breaks off fails `save`, so nothing partial is kept as a file; the download being a read, it is
+ * tried again a bounded number of times before a network error that says so.
+ */
+export async function saveDownload<T>(
+	run: RunContext,
+	location: string,
+	itemIndex: number | undefined,
+	save: (file: DownloadedFile) => Promise<T>,
+): Promise<T> {
+	const signal = cancelSignalOf(run.n8n);
+	for (let tries = 1; ; tries++) {
+		const file = await downloadFile(run, location, itemIndex);
+		try {
+			return await save(file);
+		} catch (error) {
+			const broken = (file.data as { complete?: boolean }).complete === false || isNetworkError(error);
+			// Not the download (n8n could not store the file, say): as it is, with the item's index.
+			if (!broken) throw new NodeOperationError(run.n8n.getNode(), error as Error, { itemIndex });
+			if (tries <= READ_RETRY_DELAYS_MS.length && !signal?.aborted) {
+				await abortableWait(READ_RETRY_DELAYS_MS[tries - 1], signal);
+				continue;
+			}
+			const connection = await run.connectionFor(itemIndex);
+			const path = new URL(location, `${connection.appURL}/`).pathname;
+			throw brokenDownloadError(run.n8n.getNode(), connection, { method: 'GET', path }, { error, tries }, itemIndex);
+		}
+	}
+}

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, downloadFile, type RunContext } from '../../transport';
+import { apiRequest, saveDownload, type RunContext } from '../../transport';
 import { shortDate } from './dates';
 import { walkPages } from './paging';
 import { picker } from './picker';
@@ -169,9 +169,9 @@ export async function generationItem(
 	const binary: IBinaryKeyData = {};
 	const outputs = generation.outputs as GenerationOutput[];
 	for (let index = 0; index < outputs.length; index++) {
-		const file = await downloadFile(run, outputs[index].location, itemIndex);
-		const fileName = file.fileName ?? `${outputPropertyName(index)}`;
-		binary[outputPropertyName(index)] = await ctx.helpers.prepareBinaryData(file.data, fileName, file.mimeType);
+		binary[outputPropertyName(index)] = await saveDownload(run, outputs[index].location, itemIndex, async (file) =>
+			await ctx.helpers.prepareBinaryData(file.data, file.fileName ?? outputPropertyName(index), file.mimeType),
+		);
 	}
 	return { json, binary };
 }
