@@ -16,7 +16,7 @@ export class SocialContentTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Content Trigger',
 		name: 'socialContentTrigger',
-		icon: { light: 'file:../../icons/socialContent.svg', dark: 'file:../../icons/socialContent.dark.svg' },
+		icon: { light: 'file:../../icons/socialContentTrigger.svg', dark: 'file:../../icons/socialContentTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',

@@ -35,6 +35,23 @@ export async function settingTargets(n8n: N8n): Promise<IDataObject[]> {
 	return (await ask(n8n, 'options', 'getSettingTargets', 'parameters.settings.setting.target', { resource: 'post', operation: 'create' })) as IDataObject[];
 }
 
+/** Get Generation's picker, and Post → Delete's. */
+export async function recentPicks(n8n: N8n, what: 'generations' | 'posts'): Promise<IDataObject[]> {
+	const [methodName, path, parameters] =
+		what === 'generations'
+			? ['searchGenerations', 'parameters.generationId', { resource: 'studio', operation: 'getGeneration' }]
+			: ['searchPosts', 'parameters.postId', { resource: 'post', operation: 'delete' }];
+	return ((await ask(n8n, 'resource-locator-results', methodName, path, parameters)) as IDataObject).results as IDataObject[];
+}
+
+/** Post → Create → Options → Text Per Channel → Channel, with these channels chosen. */
+export async function textPerChannelChoices(n8n: N8n, channels: string[]): Promise<IDataObject[]> {
+	return (await ask(n8n, 'options', 'getPostChannels', 'parameters.options.channelTexts.text.channel', { resource: 'post', operation: 'create', channels })) as IDataObject[];
+}
+
+/** "15 Jan 2027 10:00 GMT-5": a date in the workflow's zone, the zone shown. */
+const PICKER_DATE = /\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} [A-Z][A-Za-z0-9+-]*/;
+
 /** The panels' dropdowns and fields as a user would see them, against the sandbox. */
 export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 	const fields = await formatInputFields(n8n, 'video_clip');
@@ -44,4 +61,18 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 	]);
 	expect((await formatList(n8n)).find((format) => format.value === 'image_fast')).toEqual({ name: 'Image (fast) · 1 credit', value: 'image_fast', description: 'Needs: Prompt' });
 	expect((await settingTargets(n8n)).map((option) => option.name)).toEqual(expect.arrayContaining(['All X Channels', 'All LinkedIn Channels', 'Sandbox on X · X']));
+	expect(await textPerChannelChoices(n8n, ['ch_x'])).toEqual([{ name: 'Sandbox on X · X', value: 'ch_x' }]);
+}
+
+/** The pickers over what exists (run after workflows made generations and posts): named as the lists name things. */
+export async function expectRecentPicks(n8n: N8n, formatNames: string[]): Promise<void> {
+	const generations = await recentPicks(n8n, 'generations');
+	expect(generations.length).toBeGreaterThan(0);
+	for (const { name } of generations) {
+		expect(formatNames.some((format) => String(name).startsWith(`${format} · `))).toBe(true);
+		expect(String(name)).toMatch(PICKER_DATE);
+	}
+	const posts = await recentPicks(n8n, 'posts');
+	expect(posts.length).toBeGreaterThan(0);
+	for (const { name } of posts) expect(String(name)).toMatch(new RegExp(`^Sandbox on \\w+ · \\w+ · ${PICKER_DATE.source} · `));
 }

@@ -6,11 +6,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { exampleWorkflows, ERROR_WORKFLOW, FAULT_WORKFLOW, OAUTH2_WORKFLOW, REAL_BACKEND_WORKFLOW, RESOURCE_WORKFLOWS } from './workflows';
-import { expectEditorDropdowns } from './editorCalls';
+import { expectEditorDropdowns, expectRecentPicks } from './editorCalls';
 import { installN8n, installPackage, N8n } from './n8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createSandbox } = require('../sandbox/server.js') as { createSandbox: (options?: IDataObject) => Sandbox };
+const { createSandbox, FORMATS } = require('../sandbox/server.js') as { createSandbox: (options?: IDataObject) => Sandbox; FORMATS: Array<{ name: string }> };
 interface Sandbox {
 	config: IDataObject;
 	state: IDataObject & { posts: IDataObject[]; generations: IDataObject[]; authHeaders: Array<string | null>; counts: IDataObject };
@@ -214,6 +214,8 @@ describe('in a real n8n, against the sandbox', () => {
 	test('editor: a picked format\'s inputs load as fields through n8n\'s server, the way the panel asks for them', async () => {
 		await runningServer();
 		await expectEditorDropdowns(n8n);
+		// Earlier tests made generations and posts: the pickers name them as the lists do.
+		await expectRecentPicks(n8n, FORMATS.map((format) => format.name));
 	});
 
 	test('trigger: activated for real, it fires after a generation finishes and the post goes out', async () => {

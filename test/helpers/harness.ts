@@ -342,6 +342,8 @@ export function loadOptionsContextFor(
 	parameters: INodeParameters,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	nodeCredentials: INode['credentials'],
+	/** The workflow's time zone (n8n's default, America/New_York, when not given). */
+	timezone?: string,
 ): LoadOptionsContext {
 	const node: INode = {
 		id: 'node-0',
@@ -352,8 +354,9 @@ export function loadOptionsContextFor(
 		parameters,
 		credentials: nodeCredentials,
 	};
-	const workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, active: false, nodeTypes });
-	const additionalData = additionalDataFor(new TestCredentialsHelper(credentials));
+	const workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, active: false, nodeTypes, settings: timezone ? { timezone } : undefined });
+	// What the editor sends with a dropdown's request: the panel's parameters as they are now.
+	const additionalData = { ...additionalDataFor(new TestCredentialsHelper(credentials)), currentNodeParameters: parameters };
 	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 }
 

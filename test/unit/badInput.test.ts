@@ -35,6 +35,8 @@ const CASES: Case[] = [
 	['score: text expression gives nothing', { resource: 'hook', operation: 'score', text: '={{ $json.nothing }}' }, '"Text" is empty', 'NodeOperationError'],
 	['score: text expression gives an empty string', { resource: 'hook', operation: 'score', text: '={{ "" }}' }, '"Text" is empty', 'NodeOperationError'],
 	['score: the service rejects the platform', { resource: 'hook', operation: 'score', text: 'x', platform: 'custom', customPlatform: 'myspace' }, 'The service rejected the request: platform: unknown platform', 'NodeApiError', () => api().post(`${API_PATH}/hooks/score`).reply(400, { errors: [{ field: 'platform', message: 'unknown platform' }] })],
+	['score: Custom platform left empty', { resource: 'hook', operation: 'score', text: 'x', platform: 'custom', customPlatform: ' ' }, '"Custom Platform" is empty', 'NodeOperationError'],
+	['generate: Custom platform from an expression that gives nothing (left empty, n8n itself refuses to run)', { resource: 'hook', operation: 'generate', platform: 'custom', customPlatform: '={{ $json.nothing }}' }, '"Custom Platform" is empty', 'NodeOperationError'],
 	// Hook → Generate
 	['generate: negative count', { resource: 'hook', operation: 'generate', count: -1 }, '"Count" must be a whole number of 0 or more, not -1', 'NodeOperationError'],
 	['generate: fractional count', { resource: 'hook', operation: 'generate', count: 2.5 }, '"Count" must be a whole number of 0 or more, not 2.5', 'NodeOperationError'],

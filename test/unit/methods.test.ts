@@ -4,10 +4,9 @@ import { ACTION_NODE_TYPE, loadOptionsContextFor } from '../helpers/harness';
 import { LIST_SHAPES } from '../helpers/shapeGuesses';
 
 const node = new SocialContent();
+/** A dropdown's load in a workflow whose time zone is Europe/Berlin. */
 const context = () =>
-	loadOptionsContextFor(ACTION_NODE_TYPE, { authentication: 'apiKey' }, apiKeyCredentials, {
-		socialContentApi: { id: '1', name: 'c' },
-	});
+	loadOptionsContextFor(ACTION_NODE_TYPE, { authentication: 'apiKey' }, apiKeyCredentials, { socialContentApi: { id: '1', name: 'c' } }, 'Europe/Berlin');
 
 const channels = [
 	{ id: 'ch_x', name: 'Acme', identifier: 'x' },
@@ -61,13 +60,20 @@ describe('dropdowns, loaded through the same transport', () => {
 });
 
 describe('pickers for generations, posts, media files and setting targets', () => {
-	test.each(Object.entries(LIST_SHAPES.shapes))('searchGenerations: the first page, answering %s, labelled "format · status · date · id"', async (_shape, wrap) => {
+	test.each(Object.entries(LIST_SHAPES.shapes))('searchGenerations: the first page, answering %s, labelled "format name · status · date in the workflow\'s zone · id"', async (_shape, wrap) => {
 		const scope = api()
 			.get(`${API_PATH}/studio/generations`)
-			.reply(200, wrap([{ id: 'gen_1', status: 'DONE', formatId: 'image_fast', updatedAt: '2026-11-22T12:03:09Z' }, { id: 'gen_2', status: 'queued' }], 'generations') as object);
+			.reply(200, wrap([{ id: 'gen_1', status: 'DONE', formatId: 'image_fast', updatedAt: '2026-11-22T12:03:09Z' }, { id: 'gen_2', status: 'queued' }], 'generations') as object)
+			.get(`${API_PATH}/studio/formats`)
+			.reply(200, [{ id: 'image_fast', name: 'Image (fast)', credits: 1 }]);
 		const found = await node.methods.listSearch.searchGenerations.call(context(), 'image');
-		expect(found.results).toEqual([{ name: 'image_fast · done · 2026-11-22 12:03 · gen_1', value: 'gen_1' }]);
+		expect(found.results).toEqual([{ name: 'Image (fast) · done · 22 Nov 2026 13:03 CET · gen_1', value: 'gen_1' }]);
 		scope.done();
+	});
+
+	test('searchGenerations: a format list that cannot be read leaves the format ids', async () => {
+		api().get(`${API_PATH}/studio/generations`).reply(200, [{ id: 'gen_1', status: 'done', format: 'slideshow' }]).get(`${API_PATH}/studio/formats`).reply(503, {});
+		expect((await node.methods.listSearch.searchGenerations.call(context())).results).toEqual([{ name: 'slideshow · done · gen_1', value: 'gen_1' }]);
 	});
 
 	test('searchGenerations reads one page only, even when the service says there are more', async () => {
@@ -90,13 +96,24 @@ describe('pickers for generations, posts, media files and setting targets', () =
 			.reply(200, body);
 		const found = await node.methods.listSearch.searchPosts.call(context());
 		expect(found.results).toEqual([
-			{ name: 'A long first post that goes well past fo… · 2026-12-01 08:00', value: 'p_1' },
-			{ name: 'Later post · 2026-12-02 09:00', value: 'p_2' },
+			{ name: '1 Dec 2026 09:00 CET · A long first post that goes well past fo…', value: 'p_1' },
+			{ name: '2 Dec 2026 10:00 CET · Later post', value: 'p_2' },
 		]);
 		const days = (Date.parse(query.endDate) - Date.parse(query.startDate)) / 86_400_000;
 		expect(Math.round(days)).toBe(120);
 		expect(query.startDate).toMatch(/Z$/);
 		scope.done();
+	});
+
+	test.each([
+		['by id (looked up in the channel list)', [{ id: 'p_x', integration: 'ch_x', content: 'Launch day', publishDate: '2027-01-15T09:00:00Z' }, { id: 'p_li', integration: 'ch_li', content: 'Launch day', publishDate: '2027-01-15T09:00:00Z' }]],
+		['as a record (the real backend)', { posts: [{ id: 'p_x', integration: { id: 'ch_x', name: 'Acme', providerIdentifier: 'x' }, content: 'Launch day', publishDate: '2027-01-15T09:00:00Z' }, { id: 'p_li', integration: { id: 'ch_li', name: 'Acme Corp', providerIdentifier: 'linkedin' }, content: 'Launch day', publishDate: '2027-01-15T09:00:00Z' }] }],
+	])('searchPosts: one post on two channels is two entries named by their channel, the channel %s', async (_how, body) => {
+		api().get(`${API_PATH}/posts`).query(true).reply(200, body).get(`${API_PATH}/integrations`).optionally().reply(200, channels);
+		expect((await node.methods.listSearch.searchPosts.call(context())).results).toEqual([
+			{ name: 'Acme · X · 15 Jan 2027 10:00 CET · Launch day', value: 'p_x' },
+			{ name: 'Acme Corp · LinkedIn · 15 Jan 2027 10:00 CET · Launch day', value: 'p_li' },
+		]);
 	});
 
 	test('getMediaFiles: pages of the library, "name · date" → id; files without an id or a location are left out', async () => {
@@ -107,10 +124,21 @@ describe('pickers for generations, posts, media files and setting targets', () =
 			.query({ page: 2 })
 			.reply(200, { pages: 2, results: [{ id: 'med_2', url: '/uploads/clip.mp4' }, { id: 'med_3' }] });
 		expect(await node.methods.loadOptions.getMediaFiles.call(context())).toEqual([
-			{ name: 'photo.png · 2026-11-20 10:00', value: 'med_1' },
+			{ name: 'photo.png · 20 Nov 2026 11:00 CET', value: 'med_1' },
 			{ name: 'clip.mp4', value: 'med_2' },
 		]);
 		scope.done();
+	});
+
+	test.each([
+		['two channels chosen', ['ch_li', 'ch_x'], ['Acme · X', 'Acme Corp · LinkedIn']],
+		['one channel chosen', ['ch_x'], ['Acme · X']],
+		['none chosen yet', [], ['Acme · X', 'Acme Corp · LinkedIn', 'Other · Threads']],
+		['an expression', '={{ $json.channels }}', ['Acme · X', 'Acme Corp · LinkedIn', 'Other · Threads']],
+	])('getPostChannels (Text Per Channel): the post\'s channels, %s', async (_case, chosen, names) => {
+		api().get(`${API_PATH}/integrations`).reply(200, [...channels, { id: 'ch_th', name: 'Other', identifier: 'threads' }]);
+		const panel = loadOptionsContextFor(ACTION_NODE_TYPE, { authentication: 'apiKey', resource: 'post', operation: 'create', channels: chosen }, apiKeyCredentials, { socialContentApi: { id: '1', name: 'c' } });
+		expect((await node.methods.loadOptions.getPostChannels.call(panel)).map((option) => option.name)).toEqual(names);
 	});
 
 	test('getSettingTargets: each network of the connected channels, then each channel', async () => {

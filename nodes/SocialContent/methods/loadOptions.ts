@@ -13,6 +13,18 @@ export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePro
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/**
+ * Post → Create → Text Per Channel: the channels chosen for the post, so a text cannot go to a
+ * channel the post does not (all connected channels while the choice is an expression or empty).
+ */
+export async function getPostChannels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const chosen = this.getCurrentNodeParameter('channels');
+	const ids = Array.isArray(chosen) ? chosen.map(String) : [];
+	const options = await getChannels.call(this);
+	const ofPost = options.filter((option) => ids.includes(String(option.value)));
+	return ofPost.length ? ofPost : options;
+}
+
 /** Studio formats with their price, for the trigger's format filter. */
 export async function getFormats(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const formats = await fetchFormats(new RunContext(this));

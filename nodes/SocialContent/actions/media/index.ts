@@ -16,8 +16,8 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['media'] } },
 		options: [
-			{ name: 'Import From URL', value: 'importFromUrl', description: 'Import a file from a public URL', action: 'Import media from a URL' },
 			{ name: 'Get Many', value: 'list', description: 'Get the files of the media library', action: 'Get many media files' },
+			{ name: 'Import From URL', value: 'importFromUrl', description: 'Import a file from a public URL', action: 'Import media from a URL' },
 			{ name: 'Upload', value: 'upload', description: 'Upload a file from a binary field', action: 'Upload media' },
 		],
 		default: 'upload',

@@ -65,8 +65,14 @@ export function normaliseDates<T extends Record<string, unknown>>(record: T, fie
 	return copy as T;
 }
 
-/** "2026-11-22 12:03" (UTC) for labels in pickers; undefined when the value is no date. */
-export function shortDate(value: unknown): string | undefined {
+/**
+ * "15 Jan 2026 10:00 CET" for labels in pickers: in the workflow's time zone, the zone shown, as
+ * the user typed the date in a Date field. A service date without a zone is UTC. Undefined when
+ * the value is no date.
+ */
+export function shortDate(value: unknown, timeZone: string): string | undefined {
 	const date = typeof value === 'string' || typeof value === 'number' ? parseDate(value, 'UTC') : undefined;
-	return date ? date.toISOString().slice(0, 16).replace('T', ' ') : undefined;
+	if (!date) return undefined;
+	const zone = IANAZone.isValidZone(timeZone) ? timeZone : 'UTC';
+	return DateTime.fromJSDate(date, { zone }).toFormat('d LLL yyyy HH:mm ZZZZ', { locale: 'en-GB' });
 }

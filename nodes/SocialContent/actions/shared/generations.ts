@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, saveDownload, type RunContext } from '../../transport';
 import { shortDate } from './dates';
+import { fetchFormats } from './formats';
 import { walkPages } from './paging';
 import { picker } from './picker';
 import { simplifyGeneration } from './simplify';
@@ -197,11 +198,14 @@ export async function recentGenerations(run: RunContext): Promise<Array<{ id: st
 		generations.push(...page.map(normaliseGeneration));
 		return false;
 	});
+	// Formats by the names the format list shows; their ids if the list cannot be read.
+	const formatNames = new Map((await fetchFormats(run).catch(() => [])).map((format) => [format.id, format.name]));
 	return generations
 		.filter((generation) => generation.id !== undefined && generation.id !== '')
 		.map((generation) => {
-			const when = shortDate(generation.finishedAt ?? generation.updatedAt ?? generation.createdAt);
-			const parts = [generation.format, generation.status, when, generation.id].filter((part) => part !== undefined && part !== '');
+			const when = shortDate(generation.finishedAt ?? generation.updatedAt ?? generation.createdAt, run.n8n.getTimezone());
+			const format = formatNames.get(String(generation.format)) ?? generation.format;
+			const parts = [format, generation.status, when, generation.id].filter((part) => part !== undefined && part !== '');
 			return { id: String(generation.id), label: parts.map(String).join(' · ') };
 		});
 }

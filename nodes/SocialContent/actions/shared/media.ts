@@ -75,7 +75,7 @@ export async function mediaFileOptions(run: RunContext): Promise<INodePropertyOp
 			const file = asFile(entry);
 			if (file.id === undefined || typeof file.path !== 'string') continue;
 			const name = String(file.name ?? file.fileName ?? file.path.split('/').pop() ?? file.id);
-			const when = shortDate(file.createdAt ?? file.updatedAt);
+			const when = shortDate(file.createdAt ?? file.updatedAt, run.n8n.getTimezone());
 			options.push({ name: when ? `${name} · ${when}` : name, value: String(file.id) });
 		}
 		return true;

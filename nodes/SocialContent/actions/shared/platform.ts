@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { requiredText } from './parameters';
+
 /** Common platforms; the service's list is not closed, so "Custom" takes any other value. */
 const PLATFORMS = [
 	{ name: 'Not Set', value: '' },
@@ -30,6 +32,7 @@ export function platformFields(show: Record<string, string[]>): INodeProperties[
 			name: 'customPlatform',
 			type: 'string',
 			default: '',
+			required: true,
 			placeholder: 'e.g. pinterest',
 			description: 'Platform value sent as is',
 			displayOptions: { show: { ...show, platform: ['custom'] } },
@@ -37,9 +40,9 @@ export function platformFields(show: Record<string, string[]>): INodeProperties[
 	];
 }
 
-/** The platform to send, or undefined when not set. */
+/** The platform to send, or undefined when not set; Custom needs its value. */
 export function platformValue(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	const platform = ctx.getNodeParameter('platform', itemIndex, '') as string;
-	const value = platform === 'custom' ? (ctx.getNodeParameter('customPlatform', itemIndex, '') as string) : platform;
-	return value.trim() || undefined;
+	if (platform === 'custom') return requiredText(ctx, 'customPlatform', 'Custom Platform', itemIndex);
+	return platform.trim() || undefined;
 }

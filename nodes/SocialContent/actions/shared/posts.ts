@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { RunContext } from '../../transport';
-import { shortDate } from './dates';
+import { channelLabel, fetchChannels, type Channel } from './channels';
+import { parseDate, shortDate } from './dates';
 import { walkPages } from './paging';
 import { picker } from './picker';
 
@@ -33,14 +34,32 @@ export async function recentPosts(run: RunContext): Promise<Array<{ id: string; 
 		list.push(...(page as IDataObject[]));
 		return false;
 	});
-	return list
-		.filter((post) => post && typeof post === 'object' && (post.id ?? post.postId) !== undefined)
+	const posts = list.filter((post) => post && typeof post === 'object' && (post.id ?? post.postId) !== undefined);
+	// A post names its channel by id (or as an object with its name): one post on X and LinkedIn
+	// is two posts, told apart by their channel. The channel list is read only when needed.
+	const needsChannels = posts.some((post) => typeof post.integration === 'string' || typeof post.integrationId === 'string');
+	const channels = needsChannels ? await fetchChannels(run).catch(() => []) : [];
+	const timeZone = run.n8n.getTimezone();
+	return posts
 		.map((post) => {
 			const text = String(post.content ?? post.text ?? '').replace(/\s+/g, ' ').trim();
-			const when = shortDate(post.publishDate ?? post.date ?? post.createdAt);
-			const parts = [text.length > 40 ? `${text.slice(0, 40)}…` : text || '(no text)', when].filter(Boolean);
-			return { id: String(post.id ?? post.postId), label: parts.join(' · '), when: when ?? '' };
+			const date = parseDate(post.publishDate ?? post.date ?? post.createdAt, 'UTC');
+			const parts = [channelOf(post, channels), shortDate(date?.toISOString(), timeZone), text.length > 40 ? `${text.slice(0, 40)}…` : text || '(no text)'];
+			return { id: String(post.id ?? post.postId), label: parts.filter(Boolean).join(' · '), when: date?.getTime() ?? 0 };
 		})
-		.sort((a, b) => a.when.localeCompare(b.when))
+		.sort((a, b) => a.when - b.when)
 		.map(({ id, label }) => ({ id, label }));
+}
+
+/** "Acme · X" for a post's channel: its record when the post carries one, else looked up by id. */
+function channelOf(post: IDataObject, channels: Channel[]): string | undefined {
+	const integration = post.integration;
+	if (integration && typeof integration === 'object') {
+		const record = integration as IDataObject;
+		const identifier = String(record.providerIdentifier ?? record.identifier ?? '');
+		return channelLabel({ id: String(record.id ?? ''), name: String(record.name ?? record.id ?? ''), identifier, raw: record });
+	}
+	const id = String(integration ?? post.integrationId ?? '');
+	const channel = channels.find((entry) => entry.id === id);
+	return channel ? channelLabel(channel) : id || undefined;
 }
