@@ -59,6 +59,12 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 		{ id: 'prompt', displayName: 'Prompt', required: true, type: 'string' },
 		{ id: 'seconds', displayName: 'Seconds', required: false, type: 'number' },
 	]);
+	// A list input is a text field, one item per line (n8n would give it a JSON editor).
+	expect((await formatInputFields(n8n, 'slideshow')).find((field) => field.id === 'captions')).toMatchObject({
+		displayName: 'Captions (list of texts: one per line, or comma-separated)',
+		type: 'string',
+		required: false,
+	});
 	expect((await formatList(n8n)).find((format) => format.value === 'image_fast')).toEqual({ name: 'Image (fast) · 1 credit', value: 'image_fast', description: 'Needs: Prompt' });
 	expect((await settingTargets(n8n)).map((option) => option.name)).toEqual(expect.arrayContaining(['All X Channels', 'All LinkedIn Channels', 'Sandbox on X · X']));
 	expect(await textPerChannelChoices(n8n, ['ch_x'])).toEqual([{ name: 'Sandbox on X · X', value: 'ch_x' }]);

@@ -89,7 +89,7 @@ const POSTIZ = {
 const text = (name, required = true) => ({ name, type: 'string', required });
 const FORMATS = [
 	{ id: 'wall_of_text', name: 'Wall of text', inputs: [text('hook')], credits: 1, output: 'png' },
-	{ id: 'slideshow', name: 'Slideshow', inputs: [text('hook'), { name: 'slides', type: 'number', required: false }], credits: 5, output: 'png', count: 3 },
+	{ id: 'slideshow', name: 'Slideshow', inputs: [text('hook'), { name: 'slides', type: 'number', required: false }, { name: 'captions', type: 'array', items: 'string', required: false }], credits: 5, output: 'png', count: 3 },
 	{ id: 'hook_plus_demo', name: 'Hook + demo', inputs: [text('hook'), { name: 'demoUrl', type: 'url', required: true }], credits: 8, output: 'mp4' },
 	{ id: 'voiceover', name: 'Voiceover', inputs: [text('script'), { name: 'voice', type: 'string', required: false, options: ['warm', 'bright', 'calm'] }], credits: 3, output: 'mp3' },
 	{ id: 'image_fast', name: 'Image (fast)', inputs: [text('prompt')], credits: 1, output: 'png' },
@@ -106,7 +106,7 @@ const FORMAT_RECORDS = {
 	fields: (inputs) => inputs.map(({ options, ...input }) => ({ ...input, ...(options ? { options } : {}) })),
 	schema: (inputs) => ({
 		type: 'object',
-		properties: Object.fromEntries(inputs.map((input) => [input.name, { type: input.type === 'url' ? 'string' : input.type, ...(input.type === 'url' ? { format: 'uri' } : {}), ...(input.options ? { enum: input.options } : {}) }])),
+		properties: Object.fromEntries(inputs.map((input) => [input.name, { type: input.type === 'url' ? 'string' : input.type, ...(input.type === 'url' ? { format: 'uri' } : {}), ...(input.options ? { enum: input.options } : {}), ...(input.items ? { items: { type: input.items } } : {}) }])),
 		required: inputs.filter((input) => input.required).map((input) => input.name),
 	}),
 };
@@ -345,6 +345,7 @@ function createSandbox(options = {}) {
 				const value = body.input[input.name];
 				if (value === undefined || value === null || value === '') return input.required ? [{ field: `input.${input.name}`, message: `Missing required input "${input.name}"` }] : [];
 				if (input.type === 'number' && typeof value !== 'number') return [{ field: `input.${input.name}`, message: 'must be a number' }];
+				if (input.type === 'array' && (!Array.isArray(value) || value.some((item) => typeof item !== input.items))) return [{ field: `input.${input.name}`, message: `must be a list of ${input.items}s` }];
 				if (input.options && !input.options.includes(value)) return [{ field: `input.${input.name}`, message: `must be one of ${input.options.join(', ')}` }];
 				return [];
 			});

@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { fetchFormats } from '../actions/shared/formats';
+import { listLabel } from '../actions/shared/listInputs';
 import { RunContext } from '../transport';
 
 /** The chosen format's inputs as Start Generation's fields (from GET /studio/formats). */
@@ -17,15 +18,19 @@ export async function getFormatInputs(this: ILoadOptionsFunctions): Promise<Reso
 		};
 	}
 	return {
-		fields: format.inputFields.map((input) => ({
-			id: input.name,
-			displayName: input.label,
-			required: input.required,
-			defaultMatch: false,
-			canBeUsedToMatch: false,
-			display: true,
-			...(input.type ? { type: input.type } : {}),
-			...(input.options ? { options: input.options } : {}),
-		})),
+		fields: format.inputFields.map((input) => {
+			// A list as a text field (n8n would give it a JSON editor): see listInputs.ts.
+			const list = input.type === 'array';
+			return {
+				id: input.name,
+				displayName: list ? listLabel(input) : input.label,
+				required: input.required,
+				defaultMatch: false,
+				canBeUsedToMatch: false,
+				display: true,
+				...(list ? { type: 'string' as const } : input.type ? { type: input.type } : {}),
+				...(input.options ? { options: input.options } : {}),
+			};
+		}),
 	};
 }

@@ -8,6 +8,8 @@ export interface FormatInput {
 	required: boolean;
 	/** Undefined when the format does not say: the value is then read as typed (numbers, true/false, JSON). */
 	type?: FieldType;
+	/** For a list (`type: 'array'`): the type of its items, when the format says (JSON Schema `items`). */
+	itemType?: FieldType;
 	description?: string;
 	options?: INodePropertyOptions[];
 }
@@ -63,6 +65,7 @@ function field(name: string, record: IDataObject): FormatInput {
 		label: typeof label === 'string' && label ? label : labelOf(name),
 		required: record.required === true || record.optional === false,
 		...(options ? { type: 'options' as const } : typeOf(record)),
+		...itemTypeOf(record),
 		...(typeof description === 'string' && description ? { description } : {}),
 		...(options ? { options } : {}),
 	};
@@ -96,6 +99,15 @@ function typeOf(record: IDataObject): { type?: FieldType } {
 	const type = declared ? (TYPES[declared.toLowerCase()] ?? 'string') : undefined;
 	if (type === 'string' && format) return { type: format };
 	return type ? { type } : {};
+}
+
+/** A list's item type: JSON Schema `items: { type }`, or `items`/`itemType`/`of` naming a type. */
+function itemTypeOf(record: IDataObject): { itemType?: FieldType } {
+	if (typeOf(record).type !== 'array') return {};
+	const items = record.items ?? record.itemType ?? record.of;
+	const declared = items && typeof items === 'object' ? (items as IDataObject).type : items;
+	const type = typeof declared === 'string' ? TYPES[declared.toLowerCase()] : undefined;
+	return type && type !== 'array' && type !== 'object' ? { itemType: type } : {};
 }
 
 function optionsOf(value: unknown): INodePropertyOptions[] | undefined {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, ResourceMapperField, ResourceMapperValue } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { listFieldOf, listValue } from './listInputs';
 import { parseScalar } from './parameters';
 
 /**
@@ -17,9 +18,23 @@ export function mappedInputs(ctx: IExecuteFunctions, formatId: string, itemIndex
 			: // Read through n8n so it checks and converts each value to its field's type.
 				((ctx.getNodeParameter('inputs.value', itemIndex, {}) ?? {}) as IDataObject);
 	const untyped = new Set(schema.filter((field) => !field.type).map((field) => field.id));
+	const lists = new Map(schema.flatMap((field) => (listFieldOf(field.displayName) ? [[field.id, { field, ...listFieldOf(field.displayName) }] as const] : [])));
 	const input: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
 		if (value === null || value === undefined || value === '') continue;
+		const list = lists.get(name);
+		if (list) {
+			const read = listValue(value, list.itemType);
+			if ('bad' in read) {
+				const label = list.field.displayName.replace(/ \(list.*$/, '');
+				throw new NodeOperationError(ctx.getNode(), `"${label}": ${read.bad}`, {
+					itemIndex,
+					description: `"${label}" is a list of ${list.itemType === 'number' ? 'numbers' : 'true/false values'}: one per line, or separated by commas.`,
+				});
+			}
+			if (read.list.length > 0) input[name] = read.list as IDataObject[];
+			continue;
+		}
 		// A field the format gave no type: typed text like "12" or "true" goes as a number or boolean.
 		input[name] = untyped.has(name) && typeof value === 'string' ? parseScalar(value) : value;
 	}
