@@ -113,7 +113,7 @@ test('a format whose inputs are in no known shape: no fields, and a notice that 
 	);
 	const mapped = await node.methods.resourceMapping.getFormatInputs.call(context);
 	expect(mapped.fields).toEqual([]);
-	expect(mapped.emptyFieldsNotice).toBe('The service does not describe the inputs of "odd". Set Inputs to "Name/Value Pairs" or "JSON" and enter them by name.');
+	expect(mapped.emptyFieldsNotice).toBe('The service does not describe the inputs of "odd". Set "Give Inputs As" to "Name/Value Pairs" or "JSON" and enter them by name.');
 	nock.enableNetConnect('127.0.0.1');
 });
 

@@ -38,3 +38,18 @@ describe('the panels', () => {
 		for (const property of custom) expect(property).toMatchObject({ required: true, displayOptions: { show: { platform: ['custom'] } } });
 	});
 });
+
+describe('option descriptions fit the dropdown (two lines, about 100 characters)', () => {
+	test('Post → Create → Media → Attach', () => {
+		const media = action.properties.find((property) => property.name === 'media') as INodeProperties & { options: Array<{ values: INodeProperties[] }> };
+		const attach = media.options[0].values.find((value) => value.name === 'source') as INodeProperties & { options: Array<{ description?: string }> };
+		for (const option of attach.options) expect((option.description ?? '').length).toBeLessThanOrEqual(100);
+	});
+});
+
+test('Start Generation: no two fields titled alike one above the other (the mode and the Name/Value list)', () => {
+	const start = action.properties.filter((property) => property.displayOptions?.show?.operation?.includes('startGeneration'));
+	const titles = start.map((property) => property.displayName);
+	expect(titles).toEqual(expect.arrayContaining(['Give Inputs As', 'Format Inputs', 'Inputs by Name', 'Inputs (JSON)']));
+	expect(new Set(titles).size).toBe(titles.length);
+});

@@ -13,7 +13,7 @@ export async function getFormatInputs(this: ILoadOptionsFunctions): Promise<Reso
 		return {
 			fields: [],
 			emptyFieldsNotice: format
-				? `The service does not describe the inputs of "${format.name}". Set Inputs to "Name/Value Pairs" or "JSON" and enter them by name.`
+				? `The service does not describe the inputs of "${format.name}". Set "Give Inputs As" to "Name/Value Pairs" or "JSON" and enter them by name.`
 				: `No format "${formatId}" on this instance. Choose one from the list.`,
 		};
 	}

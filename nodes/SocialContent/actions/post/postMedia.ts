@@ -26,12 +26,12 @@ export const mediaProperty: INodeProperties = {
 						{
 							name: 'Binary File From Input',
 							value: 'binary',
-							description: 'A file the input item carries (Read File, HTTP Request, a form, Start Generation\'s output_0, …); uploaded first',
+							description: 'A file the input item carries (from Read File, HTTP Request, a form…), uploaded first',
 						},
 						{
 							name: 'Outputs of Input Generation',
 							value: 'generation',
-							description: 'Every output of the generation in the input item, from the Social Content Trigger or Start Generation (with Wait for Completion)',
+							description: 'The outputs of the generation in the input item (after the trigger or Start Generation)',
 						},
 						{ name: 'From Media Library', value: 'library', description: 'A file already in the media library' },
 						{ name: 'By ID and Path', value: 'idPath', description: 'The ID and path returned by Media → Upload or Import From URL' },

@@ -14,7 +14,7 @@ export const description: INodeProperties[] = [
 	formatLocator(show),
 	...updateDisplayOptions({ show }, [
 		{
-			displayName: 'Inputs',
+			displayName: 'Give Inputs As',
 			name: 'inputMode',
 			type: 'options',
 			noDataExpression: true,
@@ -48,7 +48,7 @@ export const description: INodeProperties[] = [
 			displayOptions: { show: { inputMode: ['fields'] } },
 		},
 		{
-			displayName: 'Inputs',
+			displayName: 'Inputs by Name',
 			name: 'otherInputs',
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
