@@ -15,8 +15,7 @@ export function mappedInputs(ctx: IExecuteFunctions, formatId: string, itemIndex
 	const values =
 		mapper.mappingMode === 'autoMapInputData'
 			? fieldsOfItem(ctx.getInputData()[itemIndex]?.json ?? {}, schema)
-			: // Read through n8n so it checks and converts each value to its field's type.
-				((ctx.getNodeParameter('inputs.value', itemIndex, {}) ?? {}) as IDataObject);
+			: fieldValues(ctx, formatId, schema, itemIndex);
 	const untyped = new Set(schema.filter((field) => !field.type).map((field) => field.id));
 	const lists = new Map(schema.flatMap((field) => (listFieldOf(field.displayName) ? [[field.id, { field, ...listFieldOf(field.displayName) }] as const] : [])));
 	const input: IDataObject = {};
@@ -54,4 +53,31 @@ export function mappedInputs(ctx: IExecuteFunctions, formatId: string, itemIndex
 
 function fieldsOfItem(json: IDataObject, schema: ResourceMapperField[]): IDataObject {
 	return Object.fromEntries(schema.filter((field) => json[field.id] !== undefined).map((field) => [field.id, json[field.id]]));
+}
+
+/**
+ * The fields as filled, read through n8n so it checks and converts each value to its field's type.
+ * n8n names a field it refuses by its id ("Invalid input for 'prompt'"): the error names it by its
+ * label, as the panel shows it, and a required one without a value (an expression that gave
+ * nothing) says so.
+ */
+function fieldValues(ctx: IExecuteFunctions, formatId: string, schema: ResourceMapperField[], itemIndex: number): IDataObject {
+	try {
+		return (ctx.getNodeParameter('inputs.value', itemIndex, {}) ?? {}) as IDataObject;
+	} catch (error) {
+		const { message = '', description } = error as Error & { description?: string };
+		const named = /['"]([^'"]+)['"]/.exec(message)?.[1];
+		const field = schema.find((entry) => entry.id === named);
+		if (!field) throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		const label = field.displayName;
+		const said = `${message} ${description ?? ''}`;
+		if (field.required && /required but not set|got (undefined|null)\b/.test(said)) {
+			throw new NodeOperationError(ctx.getNode(), `Format "${formatId}" needs "${label}"`, {
+				itemIndex,
+				description: `Fill "${label}" under Format Inputs (its expression gave nothing). Nothing was started.`,
+			});
+		}
+		const byLabel = (text: string) => text.split(`'${field.id}'`).join(`"${label}"`).split(`"${field.id}"`).join(`"${label}"`);
+		throw new NodeOperationError(ctx.getNode(), byLabel(message), { itemIndex, description: byLabel(description ?? '') || undefined });
+	}
 }
