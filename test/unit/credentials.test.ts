@@ -158,8 +158,11 @@ describe('an instance that redirects to another origin (http → https, apex →
 		expect(elsewhere.isDone()).toBe(false);
 	});
 
-	test('a node call fails naming the address to use instead of a misleading "wrong key" from the other host', async () => {
-		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(301, '', { Location: `https://www.example.com${API_PATH}/agents/ping` });
+	test.each([
+		['no body', ''],
+		['the small web page nginx sends', '<html><head><title>301 Moved Permanently</title></head><body><center><h1>301 Moved Permanently</h1></center><hr><center>nginx</center></body></html>'],
+	])('a node call fails naming the address to use instead of a misleading "wrong key" from the other host (%s)', async (_body, body) => {
+		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(301, body, { Location: `https://www.example.com${API_PATH}/agents/ping`, 'Content-Type': body ? 'text/html' : 'text/plain' });
 		const elsewhere = nock('https://www.example.com').get(`${API_PATH}/agents/ping`).reply(401, {});
 		const result = await runAction({ resource: 'account', operation: 'checkConnection' });
 		expect(result.error?.message).toBe(`The instance redirected GET /agents/ping (301) to https://www.example.com${API_PATH}/agents/ping: the node does not take the credential to another address`);

@@ -76,6 +76,8 @@ export async function apiRequest(run: RunContext, request: ApiRequest, itemIndex
 	};
 	const node = run.n8n.getNode();
 	const ok = response.statusCode >= 200 && response.statusCode < 300;
+	// A redirect not followed (nginx's comes with a small web page): it names where it points.
+	if (response.statusCode >= 300 && response.statusCode < 400) throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
 	if (text.trim() !== '' && looksLikeHtml(text, contentType)) throw wrongInstanceError(node, connection, failed, itemIndex);
 	if (text.trim() === '') {
 		if (ok) return {};
