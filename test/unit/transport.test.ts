@@ -351,6 +351,13 @@ describe('retryAfter', () => {
 		[{}, {}, 1000],
 		['not json', {}, 1000],
 		[{ retryAfter: -5 }, {}, 1000],
+		// The header, where there is one, says which unit the body's number is in.
+		[{ retryAfter: 200 }, { 'retry-after': '1' }, 200],
+		[{ retryAfter: 900 }, { 'retry-after': '1' }, 900],
+		[{ retryAfter: 2 }, { 'retry-after': '2' }, 2000],
+		[{ retryAfter: 3600 }, { 'retry-after': '3600' }, 3_600_000],
+		[{ retryAfter: 1500 }, { 'retry-after': '2' }, 1500],
+		[{ retryAfter: 30 }, { 'retry-after': new Date(Date.UTC(2030, 0, 1, 0, 0, 30)).toUTCString() }, 30000],
 	])('body %j, headers %j → %d ms', (body, headers, expected) => {
 		expect(retryAfter(body, headers, Date.UTC(2030, 0, 1, 0, 0, 0)).ms).toBe(expected);
 	});
@@ -550,5 +557,35 @@ describe('transport: a redirect never turns a write into a GET, nor sends it els
 		const result = await runAction({ resource: 'post', operation: 'delete', postId: { __rl: true, mode: 'id', value: 'p_1' } });
 		expect(result.error?.message).toBe(`The service redirected DELETE /posts/p_1 (301) to ${API_PATH}/posts/p_1/; it was not sent there, so nothing was created or changed`);
 		scope.done();
+	});
+});
+
+describe('transport: the unit of retryAfter, with the Retry-After header as evidence', () => {
+	test('milliseconds: retryAfter 200 beside "Retry-After: 1" is waited as 200 ms, and the request goes through', async () => {
+		const scope = api()
+			.get(`${API_PATH}/agents/ping`)
+			.reply(429, { code: 'RATE_LIMITED', bucket: 'default', limit: 5, retryAfter: 200 }, { 'Retry-After': '1' })
+			.get(`${API_PATH}/agents/ping`)
+			.reply(200, { ok: true });
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error).toBeUndefined();
+		scope.done();
+	});
+
+	test('an hourly quota: retryAfter 3600 beside "Retry-After: 3600" fails at once, naming the wait; no second request', async () => {
+		let requests = 0;
+		api()
+			.persist()
+			.get(`${API_PATH}/agents/ping`)
+			.reply(() => {
+				requests++;
+				return [429, { code: 'RATE_LIMITED', bucket: 'daily', limit: 1000, retryAfter: 3600 }, { 'Retry-After': '3600' }];
+			});
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error?.message).toBe('Rate limited on bucket "daily" (limit 1000); retryAfter 3600');
+		expect((result.error as { description?: string }).description).toBe(
+			'The service asks to wait 60 min: that passes the node\'s "Max Rate Limit Wait" of 60 s, so it was not sent again. Raise that option under Request Options, or send fewer items at once.',
+		);
+		expect(requests).toBe(1);
 	});
 });

@@ -234,6 +234,8 @@ export function notJsonError(
 /** What one request spent on 429 answers before it gave up. */
 export interface RateLimitSpent {
 	waitedMs: number;
+	/** The wait the last 429 asked for. */
+	askedMs: number;
 	tries: number;
 	/** True when the cap on tries ended it, false when the next wait would pass Max Rate Limit Wait. */
 	triesCapped: boolean;
@@ -259,10 +261,18 @@ export function rateLimitError(
 		`Rate limited${bucket}${limit}${retryAfter}`,
 		spent.triesCapped
 			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
-			: `Waited ${waited} s in total, and the next wait would pass the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s. Raise that option under Request Options, or send fewer items at once.`,
+			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}: that passes the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s, so it was not sent again. Raise that option under Request Options, or send fewer items at once.`,
 		itemIndex,
 		connection.secret,
 	);
+}
+
+/** "0.2 s", "45 s", "60 min", "2 h" */
+function durationText(ms: number): string {
+	if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
+	if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+	if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+	return `${Number((ms / 3_600_000).toFixed(1))} h`;
 }
 
 const NETWORK_REASONS: Record<string, string> = {

@@ -78,7 +78,7 @@ export async function exchange(
 			rateLimitedTries++;
 			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
 			if (triesCapped || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
-				const spent = { waitedMs: waitedForRateLimitMs, tries: rateLimitedTries, triesCapped, maxRateLimitWaitMs: limits.maxRateLimitWaitMs };
+				const spent = { waitedMs: waitedForRateLimitMs, askedMs: waitMs, tries: rateLimitedTries, triesCapped, maxRateLimitWaitMs: limits.maxRateLimitWaitMs };
 				throw rateLimitError(ctx.getNode(), connection, request, body, spent, itemIndex);
 			}
 			const ownWaitMs = pacer.refused(Date.now(), waitMs, asked.wholeSeconds, ticket);
