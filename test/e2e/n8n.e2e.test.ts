@@ -155,6 +155,7 @@ describe('in a real n8n, against the sandbox', () => {
 			// The Disconnect answer carried the channel's OAuth tokens; n8n kept none of them.
 			expect(run.raw).not.toContain('oauth-access-ch_tiktok-secret');
 			expect(run.raw).not.toContain('oauth-refresh-ch_tiktok-secret');
+			expect(run.raw).not.toContain('instance-login-ch_tiktok-secret');
 		} finally {
 			sandbox.config.profile = 'spec';
 		}

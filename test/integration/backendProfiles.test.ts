@@ -136,6 +136,7 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 		const { error, items } = await run({ resource: 'channel', operation: 'disconnect', channel: id('ch_instagram') });
 		expect(error).toBeUndefined();
 		expect(items).toEqual([{ id: 'ch_instagram', disconnected: true }]);
+		// The real backend's answer carried the channel's tokens and instance login (the sandbox's end in "-secret").
 		expect(JSON.stringify(items)).not.toContain('secret');
 		expect(sandbox.state.channels.map((channel) => channel.id)).toEqual(['ch_x', 'ch_linkedin']);
 	});
@@ -195,9 +196,13 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 	});
 
 	test('Post → Find Free Slot: a UTC time, with or without a zone, comes out with Z', async () => {
+		const before = Date.now();
 		const { items } = await run({ resource: 'post', operation: 'findFreeSlot', channel: id('ch_x') });
-		const next = new Date(Math.ceil((Date.now() + 36e5) / 36e5) * 36e5).toISOString();
-		expect(items).toEqual([{ channelId: 'ch_x', date: next }]);
+		// The sandbox's slot: the next whole hour at least an hour away, read as UTC either way.
+		expect(items).toEqual([{ channelId: 'ch_x', date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z$/) }]);
+		const slot = Date.parse(String(items[0].date));
+		expect(slot - before).toBeGreaterThanOrEqual(36e5);
+		expect(slot - before).toBeLessThanOrEqual(2 * 36e5 + 60_000);
 	});
 
 	test('Post → Get Many lists what was created, dates with Z', async () => {

@@ -80,6 +80,7 @@ const POSTIZ = {
 		organizationId: 'org_sandbox',
 		token: `oauth-access-${channel.id}-secret`,
 		refreshToken: `oauth-refresh-${channel.id}-secret`,
+		customInstanceDetails: `instance-login-${channel.id}-secret`,
 		tokenExpiration: new Date(Date.now() + 864e5).toISOString(),
 		deletedAt: new Date().toISOString(),
 	}),
@@ -406,7 +407,6 @@ function createSandbox(options = {}) {
 			if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw badRequest([{ field: 'url', message: 'must be a public http or https URL' }]);
 			// Both refuse what they cannot fetch from outside (the real backend through its SSRF guard).
 			if (/^(localhost|127\.|10\.|192\.168\.|\[::1\]|\[::ffff:(7f|a0|c0a8))/.test(parsed.hostname)) {
-				state.counts.privateImports = (state.counts.privateImports ?? 0) + 1;
 				return json(400, postiz ? { msg: 'Failed to fetch URL' } : { msg: 'Validation failed', errors: [{ field: 'url', message: 'must be a public http or https URL' }] });
 			}
 			const name = parsed.pathname.split('/').pop() || 'imported';
@@ -485,8 +485,8 @@ function createSandbox(options = {}) {
 	/** A post as the real backend lists it: its channel as an object, a state, a release URL once out. */
 	function postizPost(post) {
 		const channel = state.channels.find((c) => c.id === post.integration) ?? { id: post.integration, name: '', identifier: '' };
-		const { integration, type, settings, ...rest } = post;
-		return { ...rest, settings, state: type === 'draft' ? 'DRAFT' : 'QUEUE', releaseURL: null, integration: { id: channel.id, name: channel.name, providerIdentifier: channel.identifier, picture: channel.picture } };
+		const { integration, type, ...rest } = post;
+		return { ...rest, state: type === 'draft' ? 'DRAFT' : 'QUEUE', releaseURL: null, integration: { id: channel.id, name: channel.name, providerIdentifier: channel.identifier, picture: channel.picture } };
 	}
 
 	function storeMedia(name, data, contentType) {

@@ -165,10 +165,21 @@ describe('an instance that redirects to another origin (http → https, apex →
 		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(301, body, { Location: `https://www.example.com${API_PATH}/agents/ping`, 'Content-Type': body ? 'text/html' : 'text/plain' });
 		const elsewhere = nock('https://www.example.com').get(`${API_PATH}/agents/ping`).reply(401, {});
 		const result = await runAction({ resource: 'account', operation: 'checkConnection' });
-		expect(result.error?.message).toBe(`The instance redirected GET /agents/ping (301) to https://www.example.com${API_PATH}/agents/ping: the node does not take the credential to another address`);
+		expect(result.error?.message).toBe(`The instance redirected GET /agents/ping (301) to https://www.example.com${API_PATH}/agents/ping, another address, where the node does not take the credential`);
 		expect((result.error as { description?: string }).description).toBe('If the instance moved, set the Instance URL in the credential to https://www.example.com.');
 		expect(elsewhere.isDone()).toBe(false);
 	});
+});
+
+test('a redirect loop on the instance: the node stops after 5 and says so', async () => {
+	let hops = 0;
+	nock(APP_URL)
+		.persist()
+		.get(new RegExp(`^${API_PATH}/agents/ping`))
+		.reply(() => [302, '', { Location: `${API_PATH}/agents/ping?hop=${++hops}` }]);
+	const result = await runAction({ resource: 'account', operation: 'checkConnection' });
+	expect(result.error?.message).toBe(`The instance redirected GET /agents/ping (302) to ${API_PATH}/agents/ping?hop=6, which the node did not follow (no address, or more than 5 redirects)`);
+	expect(hops).toBe(6);
 });
 
 describe('OAuth2 credential', () => {

@@ -24,6 +24,7 @@ const SECRET_FIELDS: IDataObject = {
 	clientSecret: 'SVC-SECRET-clientSecret',
 	'Client-Secret': 'SVC-SECRET-Client-Secret',
 	TOKEN: 'SVC-SECRET-TOKEN',
+	customInstanceDetails: 'SVC-SECRET-customInstanceDetails',
 };
 
 /** A record with the fields the operations read, and secrets at every depth. */

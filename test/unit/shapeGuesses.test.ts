@@ -75,7 +75,8 @@ describe('paging the service gets wrong or does its own way', () => {
 			.reply(200, { data: [{ id: 'b' }], nextCursor: 'c3' })
 			.get(`${API_PATH}/media`)
 			.query({ cursor: 'c3' })
-			.reply(200, { data: [{ id: 'c' }], nextCursor: null });
+			// The last page: nextCursor null, even beside the page's own cursor, ends the list.
+			.reply(200, { data: [{ id: 'c' }], nextCursor: null, cursor: 'c3' });
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a', 'b', 'c']);
 		scope.done();

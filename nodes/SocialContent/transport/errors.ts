@@ -132,10 +132,12 @@ export function statusError(
 		const moved = response.location ? new URL(response.location, instance).origin : instance;
 		const fix = moved !== instance ? `If the instance moved, set the Instance URL in the credential to ${moved}.` : 'Check the Instance URL in the credential and the instance\'s proxy settings.';
 		const read = response.method === 'GET' || response.method === 'HEAD';
+		const to = response.location ?? 'no address';
+		// A read is followed on the instance: what reaches here went elsewhere, or round in circles.
 		return error(
 			read
-				? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${response.location ?? 'no address'}: the node does not take the credential to another address`
-				: `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${response.location ?? 'no address'}; it was not sent there, so nothing was created or changed`,
+				? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}, ${moved !== instance ? 'another address, where the node does not take the credential' : 'which the node did not follow (no address, or more than 5 redirects)'}`
+				: `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}; it was not sent there, so nothing was created or changed`,
 			read ? fix : `Following it would have turned the request into a GET, or sent it and the credential to another address. ${fix}`,
 		);
 	}

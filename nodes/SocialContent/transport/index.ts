@@ -3,10 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	brokenDownloadError,
+	isNetworkError,
 	looksLikeHtml,
 	notJsonError,
 	statusError,
-	isNetworkError,
 	wrongInstanceError,
 	type FailedResponse,
 	type MissingRoute,
@@ -125,7 +125,7 @@ export async function downloadFile(run: RunContext, location: string, itemIndex?
 	const response = await exchange(run, connection, request, options, itemIndex, pacer);
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		const body = parseAnswer(await bodyText(response));
-		const failed = { statusCode: response.statusCode, body, method: 'GET', path: url.pathname };
+		const failed = { statusCode: response.statusCode, body, method: 'GET', path: url.pathname, location: locationOf(response) };
 		throw statusError(run.n8n.getNode(), connection, failed, itemIndex);
 	}
 	const disposition = String(response.headers['content-disposition'] ?? '');
@@ -138,7 +138,6 @@ export async function downloadFile(run: RunContext, location: string, itemIndex?
 		fileName: named ?? (lastSegment || undefined),
 	};
 }
-
 
 /**
  * Downloads a file and hands it, as it streams, to `save` (n8n's prepareBinaryData). A body that

@@ -1,10 +1,12 @@
 /**
  * Fields that hold a secret of someone's, wherever they sit in a service answer: a channel's
  * OAuth tokens (the real backend's Disconnect answers the whole channel record, `token` and
- * `refreshToken` included), passwords, keys. Names are compared in any case, with `_` and `-`
- * ignored, so `refresh_token` and `Client-Secret` count too.
+ * `refreshToken` included), passwords, keys, and `customInstanceDetails` (the real backend keeps
+ * a self-hosted network's login in it, and strips it from its own post lists for that reason).
+ * Names are compared in any case, with `_` and `-` ignored, so `refresh_token` and
+ * `Client-Secret` count too.
  */
-const SECRET_FIELDS = new Set(['token', 'refreshtoken', 'accesstoken', 'secret', 'password', 'apikey', 'clientsecret']);
+const SECRET_FIELDS = new Set(['token', 'refreshtoken', 'accesstoken', 'secret', 'password', 'apikey', 'clientsecret', 'custominstancedetails']);
 
 export function isSecretField(name: string): boolean {
 	return SECRET_FIELDS.has(name.toLowerCase().replace(/[_-]/g, ''));

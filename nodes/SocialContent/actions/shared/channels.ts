@@ -15,14 +15,17 @@ export interface Channel {
 export async function fetchChannels(run: RunContext, itemIndex?: number): Promise<Channel[]> {
 	const response = await apiRequest(run, { method: 'GET', path: '/integrations' }, itemIndex);
 	const list = Array.isArray(response) ? response : (unwrapList(response, ['integrations', 'channels']) ?? []);
-	return (list as IDataObject[])
-		.filter((entry) => entry && typeof entry === 'object' && entry.id !== undefined)
-		.map((entry) => ({
-			id: String(entry.id),
-			name: String(entry.name ?? entry.id),
-			identifier: String(entry.identifier ?? entry.providerIdentifier ?? ''),
-			raw: entry,
-		}));
+	return (list as IDataObject[]).filter((entry) => entry && typeof entry === 'object' && entry.id !== undefined).map(toChannel);
+}
+
+/** A channel record as the service gives it (in the list, or inside a post), read the one way. */
+export function toChannel(entry: IDataObject): Channel {
+	return {
+		id: String(entry.id ?? ''),
+		name: String(entry.name ?? entry.id ?? ''),
+		identifier: String(entry.identifier ?? entry.providerIdentifier ?? ''),
+		raw: entry,
+	};
 }
 
 /** How a channel shows in dropdowns: "Acme · X". */

@@ -3,12 +3,12 @@ import type { FieldType, IDataObject } from 'n8n-workflow';
 import type { FormatInput } from './formatInputs';
 
 /**
- * A format input that takes a list (a slideshow's slides) is shown in Format Inputs as a text
+ * A format input that takes a list (a slideshow's captions) is shown in Format Inputs as a text
  * field, since n8n's resource mapper gives lists only a JSON editor: one item per line, or
  * separated by commas. Its label says so, and names the items' type; the label is what the saved
  * field keeps of it (a mapper field has no room for more), so the run reads the list back from it.
  */
-const LIST_LABEL = / \(list(?: of (numbers|true\/false values|texts))?: one per line, or comma-separated\)$/;
+const LIST_LABEL = /^(.*) \(list(?: of (numbers|true\/false values|texts))?: one per line, or comma-separated\)$/;
 const ITEM_WORDS: Partial<Record<FieldType, string>> = { number: 'numbers', boolean: 'true/false values', string: 'texts' };
 
 /** The label of a list input's field. */
@@ -17,12 +17,20 @@ export function listLabel(input: FormatInput): string {
 	return `${input.label} (list${items ? ` of ${items}` : ''}: one per line, or comma-separated)`;
 }
 
-/** For a field of Format Inputs: whether it is a list input, and of what. */
-export function listFieldOf(displayName: string): { itemType?: FieldType } | undefined {
+/** A field of Format Inputs that is a list input: its input's own label, and its items' type. */
+export interface ListField {
+	label: string;
+	itemType?: FieldType;
+	/** "numbers", "true/false values", "texts", or "items" when the format does not say. */
+	itemWords: string;
+}
+
+/** For a field of Format Inputs: the list input it is, or undefined. */
+export function listFieldOf(displayName: string): ListField | undefined {
 	const match = LIST_LABEL.exec(displayName);
 	if (!match) return undefined;
-	const itemType = (Object.entries(ITEM_WORDS) as Array<[FieldType, string]>).find(([, words]) => words === match[1])?.[0];
-	return itemType ? { itemType } : {};
+	const itemType = (Object.entries(ITEM_WORDS) as Array<[FieldType, string]>).find(([, words]) => words === match[2])?.[0];
+	return { label: match[1], ...(itemType ? { itemType } : {}), itemWords: match[2] ?? 'items' };
 }
 
 /**

@@ -17,7 +17,7 @@ export function mappedInputs(ctx: IExecuteFunctions, formatId: string, itemIndex
 			? fieldsOfItem(ctx.getInputData()[itemIndex]?.json ?? {}, schema)
 			: fieldValues(ctx, formatId, schema, itemIndex);
 	const untyped = new Set(schema.filter((field) => !field.type).map((field) => field.id));
-	const lists = new Map(schema.flatMap((field) => (listFieldOf(field.displayName) ? [[field.id, { field, ...listFieldOf(field.displayName) }] as const] : [])));
+	const lists = new Map(schema.map((field) => [field.id, listFieldOf(field.displayName)] as const));
 	const input: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
 		if (value === null || value === undefined || value === '') continue;
@@ -25,10 +25,9 @@ export function mappedInputs(ctx: IExecuteFunctions, formatId: string, itemIndex
 		if (list) {
 			const read = listValue(value, list.itemType);
 			if ('bad' in read) {
-				const label = list.field.displayName.replace(/ \(list.*$/, '');
-				throw new NodeOperationError(ctx.getNode(), `"${label}": ${read.bad}`, {
+				throw new NodeOperationError(ctx.getNode(), `"${list.label}": ${read.bad}`, {
 					itemIndex,
-					description: `"${label}" is a list of ${list.itemType === 'number' ? 'numbers' : 'true/false values'}: one per line, or separated by commas.`,
+					description: `"${list.label}" is a list of ${list.itemWords}: one per line, or separated by commas.`,
 				});
 			}
 			if (read.list.length > 0) input[name] = read.list as IDataObject[];

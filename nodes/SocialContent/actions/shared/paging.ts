@@ -59,12 +59,15 @@ export async function walkPages(
 	}
 }
 
-/** The cursor of the next page, where the service pages by cursor. */
+/**
+ * The cursor of the next page, where the service pages by cursor: `nextCursor` when the answer
+ * has that field (null: the last page), else `cursor`.
+ */
 function nextCursor(response: unknown): string | number | undefined {
 	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
 	const record = response as IDataObject;
-	const cursor = record.nextCursor ?? record.cursor;
-	return typeof cursor === 'string' ? (cursor ? cursor : undefined) : typeof cursor === 'number' ? cursor : undefined;
+	const cursor = 'nextCursor' in record ? record.nextCursor : record.cursor;
+	return (typeof cursor === 'string' && cursor !== '') || typeof cursor === 'number' ? cursor : undefined;
 }
 
 /** A list operation's results, as far as its Return All / Limit ask. */

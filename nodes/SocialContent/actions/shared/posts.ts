@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { RunContext } from '../../transport';
-import { channelLabel, fetchChannels, type Channel } from './channels';
+import { channelLabel, fetchChannels, toChannel, type Channel } from './channels';
 import { parseDate, shortDate } from './dates';
 import { walkPages } from './paging';
 import { picker } from './picker';
@@ -54,11 +54,7 @@ export async function recentPosts(run: RunContext): Promise<Array<{ id: string; 
 /** "Acme · X" for a post's channel: its record when the post carries one, else looked up by id. */
 function channelOf(post: IDataObject, channels: Channel[]): string | undefined {
 	const integration = post.integration;
-	if (integration && typeof integration === 'object') {
-		const record = integration as IDataObject;
-		const identifier = String(record.providerIdentifier ?? record.identifier ?? '');
-		return channelLabel({ id: String(record.id ?? ''), name: String(record.name ?? record.id ?? ''), identifier, raw: record });
-	}
+	if (integration && typeof integration === 'object') return channelLabel(toChannel(integration as IDataObject));
 	const id = String(integration ?? post.integrationId ?? '');
 	const channel = channels.find((entry) => entry.id === id);
 	return channel ? channelLabel(channel) : id || undefined;
