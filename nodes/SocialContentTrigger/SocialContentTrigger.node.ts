@@ -10,7 +10,7 @@ import { MAIN_CONNECTION } from '../SocialContent/compat';
 import { authenticationProperty, credentialsFor } from '../SocialContent/descriptions';
 import { loadOptions } from '../SocialContent/methods';
 import { simplifyProperty } from '../SocialContent/actions/shared/simplify';
-import { latestGeneration, pollGenerations, type TriggerOptions } from './pollGenerations';
+import { latestGeneration, pollBudgetMs, pollGenerations, triggerKey, type TriggerOptions } from './pollGenerations';
 
 export class SocialContentTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -74,32 +74,66 @@ export class SocialContentTrigger implements INodeType {
 			const item = await latestGeneration(this, options);
 			return item ? [[item]] : null;
 		}
-		// n8n runs the first poll of an activation itself and reuses this context for the scheduled ones.
-		const activationPoll = !polledContexts.has(this);
-		polledContexts.add(this);
+		const activation = isActivationPoll(this);
+		// n8n's classic engine starts a poll at each tick even while the last one still runs: two
+		// polls of one trigger would read the same state and fire the same generations.
+		const key = triggerKey(this);
+		const running = runningPolls.get(key);
+		if (running !== undefined && Date.now() - running < pollBudgetMs(this) + STUCK_POLL_MS) {
+			this.logger.debug('Social Content Trigger: the previous poll is still running; this one is skipped');
+			return null;
+		}
+		const started = Date.now();
+		runningPolls.set(key, started);
 		try {
-			const items = await pollGenerations(this, options);
+			const items = await pollGenerations(this, options, activation);
 			return items.length ? [items] : null;
 		} catch (error) {
-			if (!activationPoll || mustStopActivation(this, error)) throw asNodeError(this, error);
-			// Thrown here, n8n would give up on the trigger (or retry it for hours) while it still
-			// shows as active. The state did not move: the next scheduled poll catches up.
+			if (!activation || mustStopActivation(this, error)) throw asNodeError(this, error);
+			// Thrown here, n8n would try the activation a few times within seconds, then give up on
+			// the trigger. The state did not move: the next scheduled poll catches up.
 			this.logger.warn(
 				`Social Content Trigger: the poll at activation (${this.getActivationMode()}) failed; the trigger stays scheduled and the next poll catches up: ${(error as Error).message}`,
 			);
 			return null;
+		} finally {
+			if (runningPolls.get(key) === started) runningPolls.delete(key);
 		}
 	}
 }
+
+/** Start time of the poll running now, per trigger (workflow and node), in this process. */
+const runningPolls = new Map<string, number>();
+/** A poll still marked running this long past its budget has hung: the next one goes ahead. */
+const STUCK_POLL_MS = 60_000;
+
+/** Poll contexts that have polled (n8n's classic engine keeps one context per activation). */
+const polledContexts = new WeakSet<IPollFunctions>();
+
+/**
+ * Whether this is the poll n8n runs while activating the trigger, where a thrown error fails the
+ * activation instead of being reported. n8n says so in two ways: its durable scheduler gives each
+ * scheduled poll a new context, in activation mode 'update', with a poll budget shorter than the
+ * five minutes of other polls (the activation poll has none of its own); the classic engine keeps
+ * one context for an activation, whose first poll is the activation poll.
+ */
+function isActivationPoll(ctx: IPollFunctions): boolean {
+	const first = !polledContexts.has(ctx);
+	polledContexts.add(ctx);
+	if (!first) return false;
+	const budget = typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function' ? Number(ctx.getPollBudgetMs()) : NaN;
+	const scheduledByDurableEngine = ctx.getActivationMode() === 'update' && Number.isFinite(budget) && budget < CLASSIC_POLL_BUDGET_MS;
+	return !scheduledByDurableEngine;
+}
+
+/** What n8n-core's PollContext answers when the poll has no budget of its own. */
+const CLASSIC_POLL_BUDGET_MS = 5 * 60_000;
 
 /** The transport's errors are node errors already; anything else becomes one. */
 function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error);
 }
-
-/** Poll contexts that have polled: the first poll of each is the one n8n runs at activation. */
-const polledContexts = new WeakSet<IPollFunctions>();
 
 /**
  * Whether a failed activation poll must fail the activation: only when a person is activating the

@@ -1,44 +1,36 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * What the trigger remembers between polls (workflow static data, node scope), and how it decides
- * which generations are new. The spec gives a generation only `id`, `status`, `credits` and outputs:
- * no finish time, no order, no paging. So the decision rests on what every list shows:
+ * What the trigger remembers between polls (node static data, or n8n's durable poll cursor, which
+ * is the same object to the node), and how it decides which generations are new. The spec gives a
+ * generation only `id`, `status`, `credits` and outputs: no finish time, no order, no paging. So
+ * the decision rests on what every list shows:
  *
- * 1. Statuses. The trigger reads the list unfiltered, so it sees generations while they are
- *    `queued`/`running` and remembers those ids (`pending`). A pending id seen finished later fires,
- *    wherever the list puts it (out-of-order completion, creation order, any page). A pending id
- *    the read did not reach is asked for by id (a few per poll); 404 means deleted: forgotten.
- * 2. Position. The list is newest first (by creation or by completion): what was created and
- *    finished since the last poll stands above the finished ids that were at its top then
- *    (`head`). An unknown finished id above the last head id found is new; pages are read until a
- *    head id shows. Further down, nothing new can appear except a pending id finishing, which (1)
- *    covers. (Oldest-first lists are not supported without timestamps: a new id at the bottom
- *    looks the same as an old one that a deletion brought into a list cut to its newest N.)
- * 3. Memory of what fired (`fired`, the last ids) and of what could not be emitted yet (`owed`).
+ * 1. Memory (`seen`): a compact hash of every finished id the trigger has read (fired, or old at
+ *    the baseline, or passed over by the filters), the last MAX_SEEN. An id in it never fires
+ *    again, wherever the list puts it, whatever its fields say (`updatedAt`, outputs moved).
+ * 2. Statuses (`pending`): ids seen `queued`/`running`. One seen finished later fires, wherever the
+ *    list puts it. One the read did not reach is asked for by id (a few per poll); 404: forgotten.
+ * 3. Position: the list is newest first (by creation, completion or update). An unknown finished
+ *    id above the lowest known one is new; below it, it is an old one the memory never held (a
+ *    deep page), and does not fire. A list with no known id at all (every one replaced) is all new.
+ * 4. Finish times, where the service gives them, place an unknown id exactly (after the latest
+ *    finish seen: new; well before it: old, even at the top of a list sorted by update).
  *
- * Cases covered: no timestamps at all; one unpaged array of any length, or cut to its newest N;
- * paged lists; creation or completion order (unfinished ones on top or at the bottom); a
- * generation created earlier finishing later; fields of old generations changing (`updatedAt`,
- * outputs moved): fields are never compared, so nothing fires again; restarts (all of it is in
- * static data); failed polls (nothing moves until a poll succeeds).
- * Timestamps, where the service gives a finish time, only add a guard: a list re-sorted by update
- * time cannot fire an id that finished well before the newest finish already seen.
- * The one blind spot: every head id gone from the list at once (all 50 newest deleted, or more new
- * generations than a truncated list shows) with no finish times: then unknown ids do not fire, since
- * old ones cannot be told from new ones; a warning is logged.
- *
- * Size: at most HEAD_SIZE + FIRED_SIZE + MAX_PENDING + MAX_OWED ids, whatever the
- * number of generations.
+ * A reading with no entries (an empty or unrecognisable answer) moves nothing. The state only
+ * grows to STATE_MAX_BYTES as JSON: the memory gives way (oldest first) to the other parts.
+ * A hash memory can mistake a new id for a remembered one: with 10,000 ids held, about 1 chance in
+ * 430,000 per new generation (32-bit hashes), and only for an id the position or a finish time
+ * would not place anyway.
  */
 export interface GenerationState {
-	v: 2;
-	/** The first finished ids of the list at the last good poll, in list order. */
-	head: string[];
-	/** Ids seen queued or running and not seen finished since: each fires when it finishes. */
+	v: 3;
+	/** Writes so far: tells which of two copies of the state is newer (see ActivationRecord). */
+	seq: number;
+	/** FNV-1a hashes (32-bit, big-endian) of the finished ids read, oldest first, base64. */
+	seen: string;
+	/** Ids seen queued or running (or carried over from a poll out of time): each fires when found finished. */
 	pending: string[];
-	/** The ids fired most recently, oldest first: never fired again. */
-	fired: string[];
 	/** Finished generations whose details or outputs could not be read yet, retried each poll. */
 	owed: OwedGeneration[];
 	/** Latest finish time seen (ms), when the service gives finish times; else null. */
@@ -53,10 +45,13 @@ export interface OwedGeneration {
 	error: string;
 }
 
-export const HEAD_SIZE = 50;
-export const FIRED_SIZE = 100;
-export const MAX_PENDING = 500;
-export const MAX_OWED = 100;
+export const MAX_SEEN = 10_000;
+export const MAX_PENDING = 100;
+export const MAX_OWED = 40;
+/** Characters of an error kept for an owed generation. */
+export const MAX_ERROR_LENGTH = 80;
+/** The whole state as JSON, at most (n8n keeps it with the workflow). */
+export const STATE_MAX_BYTES = 64 * 1024;
 /** Polls a generation's detail read or download may fail before it is emitted with an `error`. */
 export const MAX_ATTEMPTS = 5;
 /**
@@ -85,6 +80,52 @@ export function finishTimeMs(generation: IDataObject): number | undefined {
 	return undefined;
 }
 
+/** 32-bit FNV-1a of an id: what the memory keeps instead of the id. */
+export function idHash(id: string): number {
+	let hash = 0x811c9dc5;
+	for (let index = 0; index < id.length; index++) {
+		hash ^= id.charCodeAt(index);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash >>> 0;
+}
+
+/** The memory of finished ids, in insertion order, with a set for lookups. */
+export class SeenMemory {
+	private readonly order: number[];
+	private readonly set: Set<number>;
+
+	constructor(encoded = '') {
+		const bytes = Buffer.from(encoded, 'base64');
+		this.order = [];
+		for (let offset = 0; offset + 4 <= bytes.length; offset += 4) this.order.push(bytes.readUInt32BE(offset));
+		this.set = new Set(this.order);
+	}
+
+	has(id: string): boolean {
+		return this.set.has(idHash(id));
+	}
+
+	add(id: string): void {
+		const hash = idHash(id);
+		if (this.set.has(hash)) return;
+		this.set.add(hash);
+		this.order.push(hash);
+	}
+
+	get size(): number {
+		return this.order.length;
+	}
+
+	/** The newest `count` hashes, base64. */
+	encode(count = MAX_SEEN): string {
+		const kept = this.order.slice(-Math.max(0, count));
+		const bytes = Buffer.alloc(kept.length * 4);
+		kept.forEach((hash, index) => bytes.writeUInt32BE(hash, index * 4));
+		return bytes.toString('base64');
+	}
+}
+
 /** One poll's reading of the list: the entries in list order. */
 export interface ListReading {
 	entries: IDataObject[];
@@ -95,46 +136,45 @@ export interface Plan {
 	finished: IDataObject[];
 	/** Pending ids the reading did not show: to be asked for by id. */
 	unseenPending: string[];
-	/** No head id was in the list: unknown ids fired only where a finish time placed them. */
-	lostBearings: boolean;
-	/** The state once these have been handled (owed is carried unchanged; the caller updates it). */
-	next: GenerationState;
+	/** Finished ids of the reading that do not fire: old ones, remembered from now on. */
+	old: string[];
+	/** Pending ids once the reading is taken into account (fired ones are removed by `settle`). */
+	pending: string[];
+	finishedUpToMs: number | null;
 }
 
-export function baseline(reading: ListReading): GenerationState {
-	return {
-		v: 2,
-		fired: [],
+/** The state at activation: every finished generation read is old; the pending ones are remembered. */
+export function baseline(reading: ListReading, seq = 0): GenerationState {
+	const seen = new SeenMemory();
+	for (const entry of reading.entries) if (!isPending(entry)) seen.add(String(entry.id));
+	return fit({
+		v: 3,
+		seq: seq + 1,
+		seen: seen.encode(),
+		pending: unique(reading.entries.filter(isPending).map((entry) => String(entry.id))).slice(-MAX_PENDING),
 		owed: [],
-		...frame(reading, null),
-		pending: reading.entries.filter(isPending).map((entry) => String(entry.id)).slice(-MAX_PENDING),
-	};
+		finishedUpToMs: latestFinish(reading, null),
+	});
 }
 
-/** Which finished generations of this reading are new since the state, and the state after. */
-export function plan(state: GenerationState, reading: ListReading): Plan {
-	const { entries } = reading;
+/** Which finished generations of this reading are new since the state. */
+export function plan(state: GenerationState, reading: ListReading, seen = new SeenMemory(state.seen)): Plan {
 	const idOf = (entry: IDataObject) => String(entry.id);
-	const head = new Set(state.head);
-	const known = new Set([...state.head, ...state.fired, ...state.owed.map((owed) => owed.id)]);
+	const owed = new Set(state.owed.map((entry) => entry.id));
 	const pending = new Set(state.pending);
+	const entries = dedupe(reading.entries);
 
-	let lastHead = -1;
+	let lowestKnown = -1;
 	entries.forEach((entry, index) => {
-		if (head.has(idOf(entry))) lastHead = index;
+		if (!isPending(entry) && !pending.has(idOf(entry)) && (seen.has(idOf(entry)) || owed.has(idOf(entry)))) lowestKnown = index;
 	});
-	// No finished generation in the list last time: every finished one now is new.
-	const noHistory = state.head.length === 0;
-	const lostBearings = !noHistory && lastHead < 0;
 	const guardMs = state.finishedUpToMs === null ? null : state.finishedUpToMs - FINISH_GUARD_SLACK_MS;
 
 	const finished: Array<{ entry: IDataObject; index: number }> = [];
+	const old: string[] = [];
 	const stillPending: string[] = [];
-	const seen = new Set<string>();
 	entries.forEach((entry, index) => {
 		const id = idOf(entry);
-		if (seen.has(id)) return; // a paged list that shifted while it was read shows some ids twice
-		seen.add(id);
 		if (isPending(entry)) {
 			stillPending.push(id);
 			return;
@@ -143,54 +183,81 @@ export function plan(state: GenerationState, reading: ListReading): Plan {
 			finished.push({ entry, index });
 			return;
 		}
-		if (known.has(id)) return;
+		if (owed.has(id)) return;
+		if (seen.has(id)) return;
 		const finishedAt = finishTimeMs(entry);
-		if (guardMs !== null && finishedAt !== undefined && finishedAt < guardMs) return;
-		const aboveHead = noHistory || index < lastHead;
-		const placedByTime = lostBearings && finishedAt !== undefined && state.finishedUpToMs !== null && finishedAt > state.finishedUpToMs;
-		if (aboveHead || placedByTime) finished.push({ entry, index });
+		const placedNew = finishedAt !== undefined && state.finishedUpToMs !== null && finishedAt > state.finishedUpToMs;
+		const placedOld = finishedAt !== undefined && guardMs !== null && finishedAt < guardMs;
+		if (placedNew || (!placedOld && (lowestKnown < 0 || index < lowestKnown))) finished.push({ entry, index });
+		else old.push(id);
 	});
 
-	const unseenPending = state.pending.filter((id) => !seen.has(id));
+	const shown = new Set(entries.map(idOf));
+	const unseenPending = state.pending.filter((id) => !shown.has(id));
 	return {
 		finished: oldestFirst(finished),
 		unseenPending,
-		lostBearings,
-		next: {
-			...state,
-			...frame(reading, state.finishedUpToMs),
-			pending: [...unseenPending, ...stillPending].slice(-MAX_PENDING),
-		},
+		old,
+		pending: unique([...unseenPending, ...stillPending]),
+		finishedUpToMs: latestFinish({ entries }, state.finishedUpToMs),
 	};
 }
 
-/** The state after the caller has handled a plan: what fired, what is owed, pending ids resolved by id. */
+/** The state after a poll: what fired or was passed over is remembered, what is owed or carried is kept. */
 export function settle(
-	next: GenerationState,
-	outcome: { fired: string[]; owed: OwedGeneration[]; resolvedPending: string[] },
+	state: GenerationState,
+	decided: Pick<Plan, 'old' | 'pending' | 'finishedUpToMs'>,
+	outcome: { fired: string[]; owed: OwedGeneration[]; carried: string[]; resolvedPending: string[] },
+	seen = new SeenMemory(state.seen),
 ): GenerationState {
-	const resolved = new Set([...outcome.resolvedPending, ...outcome.fired, ...outcome.owed.map((owed) => owed.id)]);
-	const fired = [...next.fired.filter((id) => !outcome.fired.includes(id)), ...outcome.fired].slice(-FIRED_SIZE);
-	return {
-		...next,
-		pending: next.pending.filter((id) => !resolved.has(id)).slice(-MAX_PENDING),
-		fired,
-		owed: outcome.owed,
-	};
+	for (const id of [...decided.old, ...outcome.fired]) seen.add(id);
+	const done = new Set([...outcome.resolvedPending, ...outcome.fired, ...outcome.owed.map((owed) => owed.id)]);
+	// Carried ones first: they finished before anything found pending since.
+	const pending = unique([...outcome.carried, ...decided.pending.filter((id) => !done.has(id))]);
+	return fit(
+		{
+			v: 3,
+			seq: state.seq + 1,
+			seen: '',
+			pending: pending.slice(0, MAX_PENDING),
+			owed: outcome.owed.slice(0, MAX_OWED).map((owed) => ({ ...owed, error: owed.error.slice(0, MAX_ERROR_LENGTH) })),
+			finishedUpToMs: decided.finishedUpToMs,
+		},
+		seen,
+	);
 }
 
-/** Head and finish-time mark of a reading. */
-function frame(reading: ListReading, finishedUpToMs: number | null): Pick<GenerationState, 'head' | 'finishedUpToMs'> {
-	const finishedIds = reading.entries.filter((entry) => !isPending(entry)).map((entry) => String(entry.id));
+/** The memory gets what room the other parts leave under STATE_MAX_BYTES (JSON, under the node's key). */
+function fit(state: GenerationState, seen = new SeenMemory(state.seen)): GenerationState {
+	const rest = JSON.stringify({ generations: { ...state, seen: '' } }).length;
+	const room = STATE_MAX_BYTES - rest - 64;
+	// base64 of 4n bytes takes 4·ceil(4n/3) characters.
+	const fits = Math.max(0, Math.floor((room / 4) * 3 / 4) - 1);
+	return { ...state, seen: seen.encode(Math.min(MAX_SEEN, fits)) };
+}
+
+function latestFinish(reading: ListReading, finishedUpToMs: number | null): number | null {
 	let mark = finishedUpToMs;
 	for (const entry of reading.entries) {
 		const finishedAt = finishTimeMs(entry);
 		if (finishedAt !== undefined && (mark === null || finishedAt > mark)) mark = finishedAt;
 	}
-	return {
-		head: finishedIds.slice(0, HEAD_SIZE),
-		finishedUpToMs: mark,
-	};
+	return mark;
+}
+
+/** A paged list that shifted while it was read shows some ids twice: the first counts. */
+function dedupe(entries: IDataObject[]): IDataObject[] {
+	const shown = new Set<string>();
+	return entries.filter((entry) => {
+		const id = String(entry.id);
+		if (shown.has(id)) return false;
+		shown.add(id);
+		return true;
+	});
+}
+
+function unique(ids: string[]): string[] {
+	return [...new Set(ids)];
 }
 
 /** Oldest first: by finish time when every one has it; else by list position, reversed (the list is newest first). */
@@ -200,7 +267,17 @@ function oldestFirst(found: Array<{ entry: IDataObject; index: number }>): IData
 	return timed.map(({ entry }) => entry);
 }
 
-/** Layout 1 (releases up to 0.1.0): a finish-time high-water mark and up to 2,000 seen ids. */
+/** Layout 2 (0.2.0): the first 50 finished ids, the last 100 fired, pending and owed ids. */
+interface StateV2 {
+	v: 2;
+	head: string[];
+	pending: string[];
+	fired: string[];
+	owed: OwedGeneration[];
+	finishedUpToMs: number | null;
+}
+
+/** Layout 1 (0.1.0): a finish-time high-water mark (from `updatedAt` too) and up to 2,000 seen ids. */
 interface StateV1 {
 	v: 1;
 	highWaterMs: number | null;
@@ -210,13 +287,12 @@ interface StateV1 {
 const V1_MAX_REMEMBERED = 2000;
 const V1_SLACK_MS = 15 * 60 * 1000;
 
-/**
- * The state in static data, in the current layout. A v1 state is carried over on its first poll
- * (see `fromV1`); anything unreadable counts as no state (a new baseline, nothing fires).
- */
-export function readState(staticData: IDataObject): GenerationState | StateV1 | undefined {
+export type StoredState = GenerationState | StateV2 | StateV1;
+
+/** The state in static data, in any layout; anything unreadable counts as no state. */
+export function readState(staticData: IDataObject): StoredState | undefined {
 	const state = staticData.generations as { v?: unknown } | undefined;
-	if (state?.v === 2 || state?.v === 1) return state as GenerationState | StateV1;
+	if (state?.v === 3 || state?.v === 2 || state?.v === 1) return state as StoredState;
 	return undefined;
 }
 
@@ -225,14 +301,24 @@ export function writeState(staticData: IDataObject, state: GenerationState): voi
 }
 
 /**
- * The first poll after the upgrade from v1: fires what v1 itself would have fired correctly, and
- * nothing it could have got wrong. v1 knew every id it had seen until it reached its 2,000-id cap;
- * past the cap it forgot ids, so then only finish times (never `updatedAt`) place a generation.
+ * Layout 2 carried over: its head and fired ids are the memory, so the first poll decides exactly
+ * as layout 2 would have (an unknown id above its head is new), and nothing it fired fires again.
  */
-export function fromV1(old: StateV1, reading: ListReading): Plan {
-	const next = baseline(reading);
-	const exactIds = Object.keys(old.seen).length < V1_MAX_REMEMBERED && old.forgottenUpToMs == null;
-	const finished = reading.entries.filter((entry) => {
+export function fromV2(old: StateV2): GenerationState {
+	const seen = new SeenMemory();
+	for (const id of [...old.fired, ...[...old.head].reverse()]) seen.add(id);
+	return fit({ v: 3, seq: 1, seen: '', pending: old.pending.slice(-MAX_PENDING), owed: old.owed.slice(0, MAX_OWED), finishedUpToMs: old.finishedUpToMs }, seen);
+}
+
+/**
+ * The first poll after the upgrade from layout 1: fires what layout 1 itself would have fired
+ * correctly, and nothing it could have got wrong. Layout 1 knew every id it had seen only while it
+ * saw no time at all (it dropped ids older than its mark, `updatedAt` included) and under its cap;
+ * otherwise only a real finish time after its mark places a generation.
+ */
+export function fromV1(old: StateV1, reading: ListReading): { finished: IDataObject[]; next: GenerationState } {
+	const exactIds = Object.keys(old.seen).length < V1_MAX_REMEMBERED && old.forgottenUpToMs == null && old.highWaterMs === null;
+	const fires = reading.entries.filter((entry) => {
 		if (isPending(entry) || String(entry.id) in old.seen) return false;
 		const finishedAt = finishTimeMs(entry);
 		if (finishedAt !== undefined && old.highWaterMs !== null) {
@@ -241,10 +327,6 @@ export function fromV1(old: StateV1, reading: ListReading): Plan {
 		}
 		return exactIds;
 	});
-	return {
-		finished: oldestFirst(finished.map((entry) => ({ entry, index: reading.entries.indexOf(entry) }))),
-		unseenPending: [],
-		lostBearings: false,
-		next,
-	};
+	const next = baseline({ entries: reading.entries.filter((entry) => !fires.includes(entry)) });
+	return { finished: oldestFirst(fires.map((entry) => ({ entry, index: reading.entries.indexOf(entry) }))), next };
 }

@@ -4,24 +4,28 @@ import { generationItem, getGeneration, normaliseGeneration } from '../SocialCon
 import { simplifyGeneration } from '../SocialContent/actions/shared/simplify';
 import { walkPages } from '../SocialContent/actions/shared/paging';
 import { RunContext } from '../SocialContent/transport';
-
-/** One poll's requests: they share the connection and the pace. */
-type PollRun = RunContext<IPollFunctions>;
 import {
 	baseline,
 	finishTimeMs,
 	fromV1,
+	fromV2,
 	isPending,
 	MAX_ATTEMPTS,
+	MAX_ERROR_LENGTH,
 	MAX_OWED,
 	plan,
 	readState,
+	SeenMemory,
 	settle,
 	writeState,
 	type GenerationState,
 	type ListReading,
 	type OwedGeneration,
+	type StoredState,
 } from './generationState';
+
+/** One poll's requests: they share the connection, the pace and the time budget. */
+type PollRun = RunContext<IPollFunctions>;
 
 export interface TriggerOptions {
 	/** Final statuses that fire: `done`, `failed`. */
@@ -33,55 +37,78 @@ export interface TriggerOptions {
 	simplify: boolean;
 }
 
-/** Pages read for the baseline: enough to find the generations still queued or running. */
-const BASELINE_PAGES = 5;
-/** Characters of an error kept in the state for a generation that is owed. */
-const MAX_ERROR_LENGTH = 200;
+/** Pages read for the baseline: the memory's worth of finished ids, at most. */
+const BASELINE_PAGES = 20;
 /** Pending generations the list did not show that are asked for by id, per poll. */
 const DETAIL_READS_PER_POLL = 10;
+/**
+ * Most time one poll spends (ms): well inside n8n's poll timeout (45 s in the durable engine, which
+ * abandons a longer poll and runs it again). What does not fit is carried to the next poll.
+ */
+export const POLL_TIME_BUDGET_MS = 20_000;
+/** A generation is not started with less time than this left: it is carried instead. */
+const MIN_TIME_PER_GENERATION_MS = 1500;
+/** Hashes of the memory kept in the activation record (see below). */
+const RECORD_SEEN = 1000;
 
 /**
  * One poll: read the list, decide what is new (see generationState.ts), emit it oldest first.
  * Nothing in the state moves unless the list was read; a generation whose details or outputs
  * cannot be read is retried on later polls, then emitted with an `error` field.
  */
-export async function pollGenerations(ctx: IPollFunctions, options: TriggerOptions): Promise<INodeExecutionData[]> {
-	// One poll is one run: its requests share the connection and the pace.
+export async function pollGenerations(ctx: IPollFunctions, options: TriggerOptions, activation: boolean): Promise<INodeExecutionData[]> {
 	const run = new RunContext(ctx);
+	run.deadlineMs = Date.now() + pollBudgetMs(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
-	const state = readState(staticData);
+	const records = ctx.getWorkflowStaticData('global');
+	const state = newerOf(readState(staticData), readRecord(records, ctx));
+	const save = (next: GenerationState) => {
+		writeState(staticData, next);
+		// n8n saves the workflow's static data after activation whatever the poll returned; the node's
+		// may live apart (durable cursors), uncommitted when the activation poll emits nothing.
+		if (activation) writeRecord(records, ctx, next);
+	};
+
 	if (!state) {
 		// First activation: what is already finished is the baseline, not an event.
-		writeState(staticData, baseline(await readGenerations(run, () => false, BASELINE_PAGES)));
+		save(baseline(await readGenerations(run, () => true, BASELINE_PAGES)));
 		return [];
 	}
 	if (state.v === 1) {
-		const migrated = fromV1(state, await readGenerations(run, () => false, BASELINE_PAGES));
-		return await emit(run, options, { ...migrated, state: migrated.next }, staticData);
+		const upgraded = fromV1(state, await readGenerations(run, () => true, BASELINE_PAGES));
+		const due = upgraded.finished.map((generation) => ({ generation, attempts: 0 }));
+		const next = upgraded.next;
+		return await emit(run, options, next, { old: [], pending: next.pending, finishedUpToMs: next.finishedUpToMs }, due, [], save);
 	}
-	const head = new Set(state.head);
-	// Read on until a head id shows (with no head, to the end: every finished generation is new).
-	const reading = await readGenerations(run, (page) => !page.some((entry) => !isPending(entry) && head.has(String(entry.id))));
-	const decided = plan(state, reading);
-	if (decided.lostBearings) {
-		ctx.logger.warn(
-			'Social Content Trigger: none of the generations it remembered are in the list any more; unknown ones without a finish time are not fired, to avoid firing old ones again',
-		);
-	}
-	return await emit(run, options, { ...decided, state }, staticData);
+	const upgrading = state.v === 2;
+	const current = upgrading ? fromV2(state) : state;
+	const seen = new SeenMemory(current.seen);
+	const owed = new Set(current.owed.map((entry) => entry.id));
+	// Read on until a page shows a finished id already known (with none known, to the end); at the
+	// upgrade from layout 2, as deep as a baseline, so the memory holds the old ones it never kept.
+	const knownOn = (page: IDataObject[]) => page.some((entry) => !isPending(entry) && (seen.has(String(entry.id)) || owed.has(String(entry.id))));
+	const reading = await readGenerations(run, (page) => upgrading || !knownOn(page), upgrading ? BASELINE_PAGES : undefined);
+	const decided = plan(current, reading, seen);
+	const { finished, resolvedPending, checked } = await askForUnseen(run, decided.unseenPending);
+
+	const listed = new Map([...decided.finished, ...finished].map((entry) => [String(entry.id), entry]));
+	const due = [
+		// Owed ones first: they finished before anything new.
+		...current.owed.map((entry) => ({ generation: listed.get(entry.id) ?? { id: entry.id, status: entry.status, outputs: [] }, attempts: entry.attempts })),
+		...[...decided.finished, ...finished].filter((entry) => !owed.has(String(entry.id))).map((generation) => ({ generation, attempts: 0 })),
+	];
+	// Pending ids asked for this time go to the back of the line.
+	const pending = [...decided.pending.filter((id) => !checked.includes(id)), ...decided.pending.filter((id) => checked.includes(id))];
+	return await emit(run, options, current, { ...decided, pending }, due, resolvedPending, save, seen);
 }
 
-/** The list, newest pages first, while `readOn(page)` says so (and up to `maxPages`). */
-async function readGenerations(
-	run: PollRun,
-	readOn: (page: IDataObject[]) => boolean,
-	maxPages?: number,
-): Promise<ListReading> {
+/** The list, newest pages first, while `readOn(page)` says so (and up to `maxPages`, and while the poll has time). */
+async function readGenerations(run: PollRun, readOn: (page: IDataObject[]) => boolean, maxPages?: number): Promise<ListReading> {
 	const entries: IDataObject[] = [];
 	await walkPages(run, '/studio/generations', { listKeys: ['generations'], maxPages }, (list) => {
-		const page = list.map(normaliseGeneration).filter((entry) => entry.id !== undefined && entry.id !== '');
+		const page = list.map(normaliseGeneration).filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
 		entries.push(...page);
-		return readOn(page);
+		return readOn(page) && timeLeft(run) > MIN_TIME_PER_GENERATION_MS;
 	});
 	return { entries };
 }
@@ -89,44 +116,67 @@ async function readGenerations(
 async function emit(
 	run: PollRun,
 	options: TriggerOptions,
-	decided: ReturnType<typeof plan> & { state: GenerationState },
-	staticData: IDataObject,
+	state: GenerationState,
+	decided: Parameters<typeof settle>[1],
+	due: Array<{ generation: IDataObject; attempts: number }>,
+	resolvedPending: string[],
+	save: (next: GenerationState) => void,
+	seen?: SeenMemory,
 ): Promise<INodeExecutionData[]> {
-	const { finished, resolvedPending, checked } = await askForUnseen(run, decided.unseenPending);
 	const items: INodeExecutionData[] = [];
 	const fired: string[] = [];
 	const owed: OwedGeneration[] = [];
+	const carried: string[] = [];
+	const tries = triesOf(run.n8n);
 
-	const listed = new Map([...decided.finished, ...finished].map((entry) => [String(entry.id), entry]));
-	const due: Array<{ generation: IDataObject; attempts: number }> = [
-		// Owed ones first: they finished before anything new.
-		...decided.state.owed.map((entry) => ({ generation: listed.get(entry.id) ?? { id: entry.id, status: entry.status, outputs: [] }, attempts: entry.attempts })),
-		...[...decided.finished, ...finished].filter((entry) => !decided.state.owed.some((o) => o.id === entry.id)).map((generation) => ({ generation, attempts: 0 })),
-	];
 	for (const { generation, attempts } of due) {
-		if (!options.statuses.includes(String(generation.status))) continue;
+		const id = String(generation.id);
+		if (timeLeft(run) < MIN_TIME_PER_GENERATION_MS) {
+			// Out of time: the rest waits for the next poll, in the same order, untried.
+			if (attempts > 0) owed.push({ id, status: String(generation.status), attempts, error: '' });
+			else carried.push(id);
+			continue;
+		}
+		if (!options.statuses.includes(String(generation.status))) {
+			fired.push(id); // passed over for good: not an event this trigger listens to
+			continue;
+		}
 		try {
 			const detailed = await withDetails(run, generation);
-			if (options.formats.length && !options.formats.includes(String(detailed.format))) continue;
-			items.push(await generationItem(run.n8n, run, detailed, options));
-			fired.push(String(generation.id));
+			if (!options.formats.length || options.formats.includes(String(detailed.format))) {
+				items.push(await generationItem(run.n8n, run, detailed, options));
+			}
+			fired.push(id);
+			tries.delete(id);
 		} catch (error) {
-			const failure = { id: String(generation.id), status: String(generation.status), attempts: attempts + 1, error: messageOf(error).slice(0, MAX_ERROR_LENGTH) };
-			if (failure.attempts < MAX_ATTEMPTS && owed.length < MAX_OWED) {
-				run.n8n.logger.warn(`Social Content Trigger: generation ${failure.id} could not be read (try ${failure.attempts} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${failure.error}`);
+			if (timeLeft(run) <= 0) {
+				// Cut off by the poll's budget, not by the generation: not a try.
+				if (attempts > 0) owed.push({ id, status: String(generation.status), attempts, error: '' });
+				else carried.push(id);
+				continue;
+			}
+			// n8n may not save a poll that emits nothing (the durable scheduler without cursors):
+			// the tries are also counted in this process, so they still add up.
+			const made = Math.max(attempts, tries.get(id) ?? 0) + 1;
+			const failure = { id, status: String(generation.status), attempts: made, error: messageOf(error).slice(0, MAX_ERROR_LENGTH) };
+			if (made < MAX_ATTEMPTS && owed.length < MAX_OWED) {
+				run.n8n.logger.warn(`Social Content Trigger: generation ${id} could not be read (try ${made} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${failure.error}`);
 				owed.push(failure);
+				tries.set(id, made);
 				continue;
 			}
 			// Never lost silently: after the last try it comes out with what failed, so the workflow can decide.
-			items.push({ json: { ...(options.simplify ? simplifyGeneration(generation) : generation), error: `Could not read this generation's ${options.download ? 'details or outputs' : 'details'} after ${failure.attempts} ${failure.attempts === 1 ? 'try' : 'tries'}: ${failure.error}` } });
-			fired.push(failure.id);
+			items.push({
+				json: {
+					...(options.simplify ? simplifyGeneration(generation) : generation),
+					error: `Could not read this generation's ${options.download ? 'details or outputs' : 'details'} after ${made} ${made === 1 ? 'try' : 'tries'}: ${messageOf(error)}`,
+				},
+			});
+			fired.push(id);
+			tries.delete(id);
 		}
 	}
-
-	const next = settle(decided.next, { fired, owed, resolvedPending });
-	// Pending ids asked for this time go to the back of the line.
-	next.pending = [...next.pending.filter((id) => !checked.includes(id)), ...next.pending.filter((id) => checked.includes(id))];
-	writeState(staticData, next);
+	save(settle(state, decided, { fired, owed, carried, resolvedPending }, seen));
 	return items;
 }
 
@@ -134,14 +184,13 @@ async function emit(
  * Pending generations the list did not show (a later page, or a list that is cut short), asked
  * for by id, a few per poll. A 404 means the generation is gone: it can never finish.
  */
-async function askForUnseen(
-	run: PollRun,
-	unseen: string[],
-): Promise<{ finished: IDataObject[]; resolvedPending: string[]; checked: string[] }> {
+async function askForUnseen(run: PollRun, unseen: string[]): Promise<{ finished: IDataObject[]; resolvedPending: string[]; checked: string[] }> {
 	const finished: IDataObject[] = [];
 	const resolvedPending: string[] = [];
-	const checked = unseen.slice(0, DETAIL_READS_PER_POLL);
-	for (const id of checked) {
+	const checked: string[] = [];
+	for (const id of unseen.slice(0, DETAIL_READS_PER_POLL)) {
+		if (timeLeft(run) < MIN_TIME_PER_GENERATION_MS) break;
+		checked.push(id);
 		try {
 			const generation = await getGeneration(run, id);
 			if (isPending(generation)) continue;
@@ -179,6 +228,68 @@ export async function latestGeneration(ctx: IPollFunctions, options: TriggerOpti
 		}
 	}
 	return undefined;
+}
+
+/** The poll's budget: ours, or less when n8n gives the poll less (its durable engine says how much). */
+export function pollBudgetMs(ctx: IPollFunctions): number {
+	const given = typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function' ? Number(ctx.getPollBudgetMs()) : NaN;
+	return Number.isFinite(given) && given > 0 ? Math.min(POLL_TIME_BUDGET_MS, given * 0.8) : POLL_TIME_BUDGET_MS;
+}
+
+function timeLeft(run: PollRun): number {
+	return (run.deadlineMs ?? Infinity) - Date.now();
+}
+
+/**
+ * The activation record: the state as the activation poll left it, in the workflow's global
+ * static data, which n8n saves after every activation. With durable cursors the node's state
+ * lives in a cursor n8n does not commit when the activation poll emits nothing; the first
+ * scheduled poll then starts from this record, so nothing finished since activation is lost.
+ * Its memory is cut to the newest RECORD_SEEN ids: it only bridges to the next committed state.
+ */
+interface ActivationRecord {
+	state: GenerationState;
+}
+
+function recordKey(ctx: IPollFunctions): string {
+	return `socialContentTrigger:${ctx.getNode().id}`;
+}
+
+function readRecord(records: IDataObject, ctx: IPollFunctions): GenerationState | undefined {
+	const state = (records[recordKey(ctx)] as ActivationRecord | undefined)?.state;
+	return state?.v === 3 && typeof state.seq === 'number' ? state : undefined;
+}
+
+function writeRecord(records: IDataObject, ctx: IPollFunctions, state: GenerationState): void {
+	const seen = new SeenMemory(state.seen);
+	records[recordKey(ctx)] = { state: { ...state, seen: seen.encode(RECORD_SEEN) } } as unknown as IDataObject;
+}
+
+/** The node's state, unless the activation record is newer (an activation poll n8n did not commit). */
+function newerOf(stored: StoredState | undefined, record: GenerationState | undefined): StoredState | undefined {
+	if (!record) return stored;
+	if (!stored) return record;
+	const storedSeq = stored.v === 3 ? stored.seq : 0;
+	return record.seq > storedSeq ? record : stored;
+}
+
+/**
+ * Failed tries per generation, per trigger, in this process: a floor under the state's count, for
+ * the engine that does not save a poll that emits nothing. Lost at a restart (then counted anew).
+ */
+const triesByTrigger = new Map<string, Map<string, number>>();
+
+function triesOf(ctx: IPollFunctions): Map<string, number> {
+	const key = triggerKey(ctx);
+	let tries = triesByTrigger.get(key);
+	if (!tries) triesByTrigger.set(key, (tries = new Map()));
+	// Bounded: only generations still owed matter.
+	if (tries.size > MAX_OWED * 4) tries.clear();
+	return tries;
+}
+
+export function triggerKey(ctx: IPollFunctions): string {
+	return `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`;
 }
 
 function messageOf(error: unknown): string {

@@ -46,6 +46,10 @@ export class GenerationService {
 	listFailStatus = 500;
 	/** Reads by id that fail: id → failures left (Infinity: for ever). */
 	detailFailures = new Map<string, number>();
+	/** The next list reads answer these (a 200 with no list in it, say) instead of the list. */
+	listAnswers: Array<[number, unknown]> = [];
+	/** Output files take this long to answer (ms): a slow file server. */
+	fileDelayMs = 0;
 	/** Output files that answer 404. */
 	missingFiles = new Set<string>();
 	/** Ids that finished (to a final status) since `startCounting()`. */
@@ -158,6 +162,8 @@ export class GenerationService {
 					this.listFailures--;
 					return [this.listFailStatus, this.listFailStatus === 429 ? { code: 'RATE_LIMITED', bucket: 'studio', limit: 1, retryAfter: 999 } : { msg: 'down' }];
 				}
+				const answer = this.listAnswers.shift();
+				if (answer) return answer;
 				const query = new URL(uri, APP_URL).searchParams;
 				const status = query.get('status');
 				const rows = status ? this.listed().filter((generation) => generation.status === status) : this.listed();
@@ -184,11 +190,13 @@ export class GenerationService {
 			.persist();
 		nock(APP_URL)
 			.get(/^\/(moved\/)?uploads\//)
-			.reply((uri) => {
+			.reply((uri, _body, callback) => {
 				this.requests.push(uri);
 				const id = uri.split('/').pop()!.replace(/\.png$/, '');
-				if (this.missingFiles.has(id)) return [404, { msg: 'file not found' }];
-				return [200, Buffer.from(`png ${id}`), { 'Content-Type': 'image/png' }];
+				const answer: [number, unknown, Record<string, string>?] = this.missingFiles.has(id)
+					? [404, { msg: 'file not found' }]
+					: [200, Buffer.from(`png ${id}`), { 'Content-Type': 'image/png' }];
+				setTimeout(() => callback(null, answer as [number, string]), this.fileDelayMs);
 			})
 			.persist();
 	}

@@ -4,12 +4,13 @@ import nock from 'nock';
 import { READ_RETRY_DELAYS_MS } from '../../nodes/SocialContent/transport';
 import {
 	baseline,
-	FIRED_SIZE,
-	HEAD_SIZE,
 	MAX_ATTEMPTS,
 	MAX_OWED,
 	MAX_PENDING,
+	MAX_SEEN,
+	SeenMemory,
 	settle,
+	STATE_MAX_BYTES,
 } from '../../nodes/SocialContentTrigger/generationState';
 import { APP_URL, apiKeyCredentials, oauth2Credentials } from '../helpers/fixtures';
 import { GENERATIONS_PATH as GEN, GenerationService, type ListShape } from '../helpers/generationService';
@@ -101,6 +102,7 @@ const SHAPES: Array<[string, ListShape]> = [
 	['finish times, unpaged, creation order', { timestamps: 'finish', order: 'creation' }],
 	['finish times, paged 20, completion order', { timestamps: 'finish', order: 'completion', pageSize: 20 }],
 	['no timestamps, list cut to the newest 100', { timestamps: 'none', order: 'creation', window: 100 }],
+	['no timestamps, sorted by last update', { timestamps: 'none', order: 'update' }],
 ];
 
 const scenarioTotals: string[] = [];
@@ -132,7 +134,7 @@ describe('Social Content Trigger: exactly once, whatever the list looks like', (
 		});
 
 		test('out-of-order completion: created first, finished last, past many newer ones', async () => {
-			const newer = Array.from({ length: HEAD_SIZE + 30 }, (_, i) => `newer_${i}`);
+			const newer = Array.from({ length: 80 }, (_, i) => `newer_${i}`);
 			const totals = await runTimeline(shape, (s) => s.createDoneMany('old_', 300), [
 				{ act: (s) => ['slow_a', 'slow_b'].forEach((id) => s.create(id)), fires: [] },
 				{ act: (s) => s.createDone('fast'), fires: ['fast'] },
@@ -310,7 +312,7 @@ describe('Social Content Trigger: upgrade from the v1 state', () => {
 		const workflow = triggerWorkflow({ events: ['done'] }, v1State(all.slice(0, 2000)) as IDataObject);
 		const trigger = activeTrigger(workflow, apiKeyCredentials, 'init');
 		expect(await trigger.poll()).toBeNull();
-		expect(((workflow.staticData['node:Trigger'] as IDataObject).generations as IDataObject).v).toBe(2);
+		expect(((workflow.staticData["node:Trigger"] as IDataObject).generations as IDataObject).v).toBe(3);
 		service.createDone('new');
 		expect(ids(await trigger.poll())).toEqual(['new']);
 		expect(await trigger.poll()).toBeNull();
@@ -410,20 +412,27 @@ describe('Social Content Trigger: the rest of its contract', () => {
 });
 
 describe('Social Content Trigger: state stays small', () => {
-	test('every part of the state at its cap, with 36-character ids and long errors: under 64 KiB', () => {
-		const uuid = (n: number) => `${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`;
+	test.each([36, 64])('every part of the state at its cap, with %i-character ids and long errors: under 64 KiB, the memory as large as fits', (idLength) => {
+		const id = (n: number) => String(n).padStart(idLength, '0');
+		const start = baseline({ entries: Array.from({ length: MAX_SEEN * 2 }, (_, i) => ({ id: id(i), status: 'done' })) });
 		const full = settle(
-			{ ...baseline({ entries: Array.from({ length: HEAD_SIZE * 2 }, (_, i) => ({ id: uuid(i), status: 'done' })) }), pending: Array.from({ length: MAX_PENDING + 50 }, (_, i) => uuid(1e6 + i)), finishedUpToMs: Date.now() },
+			{ ...start, pending: Array.from({ length: MAX_PENDING + 50 }, (_, i) => id(1e6 + i)), finishedUpToMs: Date.now() },
+			{ old: [], pending: Array.from({ length: MAX_PENDING + 50 }, (_, i) => id(1e6 + i)), finishedUpToMs: Date.now() },
 			{
-				fired: Array.from({ length: FIRED_SIZE * 3 }, (_, i) => uuid(2e6 + i)),
-				owed: Array.from({ length: MAX_OWED }, (_, i) => ({ id: uuid(3e6 + i), status: 'done', attempts: MAX_ATTEMPTS - 1, error: 'x'.repeat(200) })),
+				fired: Array.from({ length: 300 }, (_, i) => id(2e6 + i)),
+				owed: Array.from({ length: MAX_OWED + 5 }, (_, i) => ({ id: id(3e6 + i), status: 'done', attempts: MAX_ATTEMPTS - 1, error: 'x'.repeat(500) })),
+				carried: [],
 				resolvedPending: [],
 			},
 		);
-		expect([full.head.length, full.pending.length, full.fired.length, full.owed.length]).toEqual([HEAD_SIZE, MAX_PENDING, FIRED_SIZE, MAX_OWED]);
+		const remembered = new SeenMemory(full.seen).size;
+		expect([full.pending.length, full.owed.length]).toEqual([MAX_PENDING, MAX_OWED]);
 		const bytes = JSON.stringify({ 'node:Trigger': { generations: full } }).length;
-		scenarioTotals.push(`  state with every part at its cap (36-character ids): ${bytes} bytes`);
-		expect(bytes).toBeLessThanOrEqual(64 * 1024);
+		scenarioTotals.push(`  state with every part at its cap (${idLength}-character ids): ${bytes} bytes, ${remembered} ids remembered`);
+		expect(bytes).toBeLessThanOrEqual(STATE_MAX_BYTES);
+		// The newest fired ones are kept: the memory gives way from its oldest end.
+		expect(new SeenMemory(full.seen).has(id(2e6 + 299))).toBe(true);
+		if (idLength === 36) expect(remembered).toBeGreaterThanOrEqual(MAX_SEEN);
 	});
 
 	const REGIMES: Array<[string, ListShape, number]> = [

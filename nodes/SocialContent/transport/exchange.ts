@@ -42,7 +42,7 @@ export async function exchange(
 	pacer: RequestPacer,
 ): Promise<RawResponse> {
 	const ctx = run.n8n;
-	const limits = limitsOf(ctx, itemIndex);
+	const limits = withinDeadline(limitsOf(ctx, itemIndex), run.deadlineMs);
 	const sendOnce = async () =>
 		await sendAuthenticated(ctx, connection, { ...options, timeout: limits.timeoutMs }, { followOffInstance: request.download === true });
 	const isRead = request.method === 'GET';
@@ -106,6 +106,19 @@ export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): Reques
 		timeoutMs: Math.max(1, seconds(given.timeout, DEFAULT_LIMITS.timeoutMs) || 120) * 1000,
 	};
 }
+
+/** Limits no longer than the time a run has left, when it has a deadline (a trigger poll's budget). */
+function withinDeadline(limits: RequestLimits, deadlineMs: number | undefined): RequestLimits {
+	if (deadlineMs === undefined) return limits;
+	const leftMs = deadlineMs - Date.now();
+	return {
+		maxRateLimitWaitMs: Math.min(limits.maxRateLimitWaitMs, Math.max(0, leftMs)),
+		timeoutMs: Math.min(limits.timeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, leftMs)),
+	};
+}
+
+/** A request out of a run's time still gets this long to answer. */
+const MIN_REQUEST_TIMEOUT_MS = 2000;
 
 export function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;

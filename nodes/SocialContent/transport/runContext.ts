@@ -14,6 +14,11 @@ export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFuncti
 export class RunContext<Functions extends ApiContext = ApiContext> {
 	readonly pacer = new RequestPacer();
 	private readonly onceValues = new Map<string, Promise<unknown>>();
+	/**
+	 * When the run must be over (ms since epoch), if it has a time budget (a trigger poll): no
+	 * request then waits on a 429 or for an answer past it.
+	 */
+	deadlineMs?: number;
 
 	constructor(readonly n8n: Functions) {}
 
