@@ -16,6 +16,7 @@ import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ACTION_NODE_TYPE, activeTrigger, registerNodeType, runChain, START_NODE_TYPE, triggerWorkflow } from '../test/helpers/harness';
+import { baseline, MAX_ATTEMPTS, MAX_OWED, MAX_PENDING, MAX_SEEN, SeenMemory, settle, STATE_MAX_BYTES } from '../nodes/SocialContentTrigger/generationState';
 
 /** The floor any n8n node pays: n8n's own authenticated request helper in a bare loop. */
 class HelperLoop implements INodeType {
@@ -217,6 +218,50 @@ async function trigger() {
 			rows.push({ name: `trigger requests per poll, nothing new, ${name}`, value: perQuietPoll, unit: 'requests', baseline: null, ratio: null, goal: '1', met: perQuietPoll === 1 });
 		});
 	}
+}
+
+/**
+ * Trigger limits: the state with every part at its cap (36- and 64-character ids), and one poll's
+ * wall time when 100 new generations' outputs come from a slow file server (400 ms a file).
+ */
+async function triggerLimits() {
+	for (const idLength of [36, 64]) {
+		const id = (n: number) => String(n).padStart(idLength, '0');
+		const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => id(from + i));
+		const start = baseline({ entries: ids(0, MAX_SEEN * 2).map((value) => ({ id: value, status: 'done' })) });
+		const full = settle(
+			{ ...start, pending: ids(1e6, MAX_PENDING * 2) },
+			{ old: [], pending: ids(1e6, MAX_PENDING * 2), finishedUpToMs: Date.now() },
+			{ fired: ids(2e6, 300), owed: ids(3e6, MAX_OWED * 2).map((value) => ({ id: value, status: 'done', attempts: MAX_ATTEMPTS - 1, error: 'x'.repeat(500) })), carried: [], resolvedPending: [] },
+		);
+		const bytes = JSON.stringify({ 'node:Trigger': { generations: full } }).length;
+		const remembered = new SeenMemory(full.seen).size;
+		rows.push({ name: `trigger state, every part at its cap, ${idLength}-character ids (${remembered} ids remembered)`, value: bytes, unit: 'bytes', baseline: STATE_MAX_BYTES, ratio: round(bytes / STATE_MAX_BYTES, 3), goal: '≤ 64 KiB', met: bytes <= STATE_MAX_BYTES });
+	}
+	await withSandbox({ queuedMs: 0, runningMs: 0, generationTimestamps: false, buckets: { studio: { limit: 1e6 } } }, async (url, sandbox) => {
+		const state = sandbox.state as { faults: IDataObject[] };
+		const credentials = { socialContentApi: { instanceUrl: url, apiKey: 'sk_sandbox_demo_key' } };
+		const workflow = triggerWorkflow({ events: ['done'], downloadOutputs: true });
+		const active = activeTrigger(workflow, credentials);
+		await active.poll();
+		const headers = { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json' };
+		for (let i = 0; i < 100; i++) {
+			await fetch(`${url}/api/public/v1/studio/generations`, { method: 'POST', headers, body: JSON.stringify({ formatId: 'image_fast', input: { prompt: `bench ${i}` } }) });
+		}
+		await fetch(`${url}/__sandbox/finish`, { method: 'POST' });
+		state.faults.push({ kind: 'slow', delayMs: 400, method: 'GET', path: 'uploads/', count: 1e6 });
+		const fired = new Map<string, number>();
+		const wallMs: number[] = [];
+		for (let poll = 0; poll < 10 && fired.size < 100; poll++) {
+			const started = Date.now();
+			for (const item of (await active.poll())?.[0] ?? []) fired.set(String(item.json.id), (fired.get(String(item.json.id)) ?? 0) + 1);
+			wallMs.push(Date.now() - started);
+		}
+		const slowest = Math.max(...wallMs);
+		const once = [...fired.values()].every((n) => n === 1) && fired.size === 100;
+		log(`trigger, 100 slow outputs: polls of ${wallMs.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s; fired ${fired.size}, each once: ${once}`);
+		rows.push({ name: `trigger poll wall time, 100 new generations, outputs at 400 ms a file (${wallMs.length} polls, ${fired.size} fired, each once: ${once})`, value: round(slowest / 1000, 1), unit: 's', baseline: 30, ratio: round(slowest / 30_000, 3), goal: '< 30 s per poll, all fired once', met: slowest < 30_000 && once });
+	});
 }
 
 /**
@@ -508,7 +553,7 @@ function round(value: number, digits: number): number {
 
 async function main() {
 	const only = process.argv.slice(2);
-	const suites: Record<string, () => Promise<void>> = { overhead, batch, trigger, upload, download, n8nPerItem };
+	const suites: Record<string, () => Promise<void>> = { overhead, batch, trigger, triggerLimits, upload, download, n8nPerItem };
 	for (const [name, run] of Object.entries(suites)) {
 		if (only.length && !only.includes(name)) continue;
 		log(`running ${name}`);
@@ -516,7 +561,7 @@ async function main() {
 	}
 	if (only.length) {
 		// A partial run keeps the other suites' rows from the committed BENCHMARKS.md table.
-		const suiteOf = (name: string) => (/^per-item/.test(name) ? 'overhead' : /^n8n per-item/.test(name) ? 'n8nPerItem' : name.split(/[ ,]/)[0]);
+		const suiteOf = (name: string) => (/^per-item/.test(name) ? 'overhead' : /^n8n per-item/.test(name) ? 'n8nPerItem' : /^trigger (state, every|poll wall)/.test(name) ? 'triggerLimits' : name.split(/[ ,]/)[0]);
 		rows.unshift(...previousRows().filter((row) => !only.includes(suiteOf(row.name))));
 	}
 	const table = [

@@ -53,7 +53,12 @@ export class N8n {
 	port = 0;
 	private brokerPort = 0;
 
-	constructor(private readonly bins: { nodeBin: string; n8nBin: string }, userFolder?: string) {
+	constructor(
+		private readonly bins: { nodeBin: string; n8nBin: string },
+		userFolder?: string,
+		/** Settings of this n8n beyond ours (the poll engine's switches, say). */
+		private readonly settings: IDataObject = {},
+	) {
 		this.userFolder = userFolder ?? mkdtempSync(join(tmpdir(), 'sc-n8n-'));
 	}
 
@@ -63,7 +68,7 @@ export class N8n {
 	}
 
 	env(extra: IDataObject = {}): NodeJS.ProcessEnv {
-		const strings = Object.fromEntries(Object.entries(extra).map(([key, value]) => [key, String(value)]));
+		const strings = Object.fromEntries(Object.entries({ ...this.settings, ...extra }).map(([key, value]) => [key, String(value)]));
 		return runtime.n8nEnv(this.bins.nodeBin, this.userFolder, this.port, this.brokerPort, strings);
 	}
 
@@ -188,6 +193,11 @@ export class N8n {
 		const text = await response.text();
 		if (!response.ok) throw new Error(`${method} /rest${path}: ${response.status} ${text.slice(0, 500)}`);
 		return JSON.parse(text) as IDataObject;
+	}
+
+	/** A workflow's executions that ended in an error (a failed poll is one). */
+	async errorExecutions(apiKey: string, workflowId: string): Promise<IDataObject[]> {
+		return ((await this.publicApi(apiKey, 'GET', `/executions?workflowId=${workflowId}&status=error&limit=100`)).data ?? []) as IDataObject[];
 	}
 
 	async publicApi(apiKey: string, method: string, path: string): Promise<IDataObject> {
