@@ -75,6 +75,22 @@ async function runningServer(): Promise<string> {
 	return await serverApiKey;
 }
 
+/**
+ * Activates a workflow and waits for its activation poll: n8n activates in the background after
+ * answering, so the poll is over once the trigger has read the list and n8n has saved its state.
+ */
+async function activateAndWait(apiKey: string, id: string): Promise<void> {
+	const listReads = () => Number((sandbox.state.counts.byRoute as IDataObject)['GET /studio/generations'] ?? 0);
+	const before = listReads();
+	await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
+	const deadline = Date.now() + 90_000;
+	while (Date.now() < deadline) {
+		if (listReads() > before && JSON.stringify((await n8n.publicApi(apiKey, 'GET', `/workflows/${id}`)).staticData ?? {}).includes('"generations"')) return;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	throw new Error(`the activation poll of ${id} did not happen within 90 s`);
+}
+
 async function execute(id: string) {
 	const started = Date.now();
 	const result = await n8n.execute(id);
@@ -223,8 +239,7 @@ describe('in a real n8n, against the sandbox', () => {
 		const apiKey = await runningServer();
 		const id = examples['generation-finished-post.json'].id as string;
 		const postsBefore = sandbox.state.posts.length;
-		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`); // first poll: the baseline
-		await new Promise((resolve) => setTimeout(resolve, 3000));
+		await activateAndWait(apiKey, id); // first poll: the baseline
 		expect(sandbox.state.posts.length).toBe(postsBefore);
 
 		const headers = { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json' };
@@ -246,8 +261,7 @@ describe('in a real n8n, against the sandbox', () => {
 
 		// Once only: another re-activation does not post again.
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
-		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
-		await new Promise((resolve) => setTimeout(resolve, 3000));
+		await activateAndWait(apiKey, id);
 		expect(sandbox.state.posts.length).toBe(postsBefore + 2);
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 	}, 180_000);
@@ -269,8 +283,7 @@ describe('in a real n8n, against the sandbox', () => {
 		try {
 			const older = await start();
 			const newer = await start();
-			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`); // baseline: both pending
-			await new Promise((resolve) => setTimeout(resolve, 3000)); // n8n saves the static data after the poll
+			await activateAndWait(apiKey, id); // baseline: both pending
 			await finish([newer]);
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
@@ -288,8 +301,7 @@ describe('in a real n8n, against the sandbox', () => {
 			expect([postsFor([newer]), postsFor([older])]).toEqual([2, 2]);
 
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
-			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
-			await new Promise((resolve) => setTimeout(resolve, 3000));
+			await activateAndWait(apiKey, id);
 			expect([postsFor([newer]), postsFor([older])]).toEqual([2, 2]);
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 		} finally {

@@ -48,6 +48,8 @@ export interface ExecutionResult {
 export class N8n {
 	readonly userFolder: string;
 	private server?: ChildProcess;
+	/** What the running server printed (its warnings: N8N_LOG_LEVEL is warn). */
+	serverLog: string[] = [];
 	/** The owner's session, once ownerApiKey() has set the owner up: for the editor's REST calls. */
 	private ownerCookie?: string;
 	port = 0;
@@ -134,7 +136,7 @@ export class N8n {
 	/** Starts `n8n start` and waits until it answers. */
 	async start(): Promise<void> {
 		this.server = spawn(this.bins.n8nBin, ['start'], { cwd: this.userFolder, env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
-		const log: string[] = [];
+		const log: string[] = (this.serverLog = []);
 		this.server.stdout?.on('data', (chunk) => log.push(String(chunk)));
 		this.server.stderr?.on('data', (chunk) => log.push(String(chunk)));
 		await runtime.waitUntilReady(this.url, this.server, log);
