@@ -8,7 +8,8 @@
  *
  * Plain Node, no dependencies; listens on 127.0.0.1 only. Run: node test/sandbox/server.js
  * Control (tests only, no auth): GET /__sandbox/state, POST /__sandbox/reset, POST /__sandbox/faults,
- * POST /__sandbox/config, POST /__sandbox/finish (finish all running generations now, or { ids }).
+ * POST /__sandbox/config, POST /__sandbox/finish (finish all running generations now, or { ids }),
+ * POST /__sandbox/touch ({ ids }: the service changes them, updatedAt now; a list sorted by update moves them up).
  * Fault kinds: reset (drop the connection before doing anything), resetAfter (do it, then drop),
  * slow (delayMs, then answer), html500, malformed (broken JSON), login (an HTML login page),
  * status (any status and body), redirect (`status`, `location`; e.g. a POST moved by a proxy).
@@ -42,7 +43,7 @@ const DEFAULTS = {
 	mediaPageSize: 20,
 	/**
 	 * How GET /studio/generations answers, where the spec is silent: with time fields or none at all
-	 * (only id, status, format, credits, outputs); newest first by creation or by completion
+	 * (only id, status, format, credits, outputs); newest first by creation, by completion or by last update ('update')
 	 * (unfinished ones on top); one array, or pages of this size ({ generations, page, pages }).
 	 */
 	generationTimestamps: true,
@@ -498,8 +499,9 @@ function createSandbox(options = {}) {
 		return media;
 	}
 
-	/** Newest first: by creation (the order they were started), or by completion with unfinished ones on top. */
+	/** Newest first: by creation (the order they were started), by completion with unfinished ones on top, or by last update. */
 	function listedGenerations() {
+		if (config.generationOrder === 'update') return [...state.generations].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
 		if (config.generationOrder !== 'completion') return state.generations;
 		const rank = (g) => (g.finishedAt ? Date.parse(g.finishedAt) : Infinity);
 		return [...state.generations].sort((a, b) => rank(b) - rank(a));
@@ -575,6 +577,14 @@ function createSandbox(options = {}) {
 			const chosen = Array.isArray(ids) ? ids.map((id) => state.generations.find((g) => g.id === id)).filter(Boolean) : state.generations;
 			for (const g of chosen) if (g.status === 'queued' || g.status === 'running') finishGeneration(g);
 			return json(200, { finished: true });
+		}
+		if (path === '/__sandbox/touch' && req.method === 'POST') {
+			const { ids = [] } = JSON.parse((await readBody(req)).toString() || '{}');
+			for (const g of state.generations.filter((x) => ids.includes(x.id))) {
+				g.updatedAt = new Date(Math.max(Date.now(), Date.parse(g.updatedAt) + 1)).toISOString();
+				g.note = `changed at ${g.updatedAt}`;
+			}
+			return json(200, { touched: ids.length });
 		}
 		if (path === '/__sandbox/token' && req.method === 'POST') {
 			const accessToken = `scapp_${crypto.randomBytes(16).toString('hex')}`;
