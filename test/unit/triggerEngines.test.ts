@@ -8,9 +8,9 @@ import nock from 'nock';
 
 import { READ_RETRY_DELAYS_MS } from '../../nodes/SocialContent/transport';
 import { MAX_ATTEMPTS, readState, type GenerationState } from '../../nodes/SocialContentTrigger/generationState';
-import * as v2 from '../fixtures/legacy/generationStateV2';
 import { apiKeyCredentials } from '../helpers/fixtures';
 import { GenerationService, type ListShape } from '../helpers/generationService';
+import { loadAtCommit } from '../helpers/legacyCode';
 import { ENGINES, SimulatedN8n, type Engine } from '../helpers/pollEngines';
 
 const READ_TRIES = READ_RETRY_DELAYS_MS.length + 1;
@@ -206,8 +206,16 @@ describe('Social Content Trigger: a poll stays inside its time budget', () => {
 });
 
 describe('Social Content Trigger: upgrade from layout 2, built by layout 2\'s own code', () => {
+	/** Layout 2's module as release 0.2.0 shipped it (the commit before layout 3). */
+	interface LayoutTwo {
+		baseline(reading: { entries: IDataObject[] }): IDataObject;
+		plan(state: IDataObject, reading: { entries: IDataObject[] }): { next: IDataObject; finished: IDataObject[] };
+		settle(state: IDataObject, outcome: { fired: string[]; owed: IDataObject[]; resolvedPending: string[] }): IDataObject;
+	}
+	const v2 = loadAtCommit<LayoutTwo>('1e76b8b', 'nodes/SocialContentTrigger/generationState.ts');
+
 	/** Polls as release 0.2.0 did (its plan and settle), firing what it decided. */
-	function v2Poll(state: ReturnType<typeof v2.baseline>, service: GenerationService): { state: ReturnType<typeof v2.baseline>; fired: string[] } {
+	function v2Poll(state: IDataObject, service: GenerationService): { state: IDataObject; fired: string[] } {
 		const entries = service.listed().map((generation) => ({ id: generation.id, status: generation.status }) as IDataObject);
 		const decided = v2.plan(state, { entries });
 		const fired = decided.finished.map((entry) => String(entry.id));
@@ -231,7 +239,7 @@ describe('Social Content Trigger: upgrade from layout 2, built by layout 2\'s ow
 		}
 		// The release with layout 3 starts from layout 2's saved state (n8n restarts with it).
 		const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
-		n8n.saved = { 'node:Trigger': { generations: old as unknown as IDataObject } };
+		n8n.saved = { 'node:Trigger': { generations: old } };
 		service.touch(`${p}b`);
 		service.finish(`${p}slow`);
 		service.createDone(`${p}d`);
