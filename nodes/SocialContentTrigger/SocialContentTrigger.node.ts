@@ -10,7 +10,11 @@ import { MAIN_CONNECTION } from '../SocialContent/compat';
 import { authenticationProperty, credentialsFor } from '../SocialContent/descriptions';
 import { loadOptions } from '../SocialContent/methods';
 import { simplifyProperty } from '../SocialContent/actions/shared/simplify';
+import type { PostStatus } from '../SocialContent/actions/shared/posts';
+import { RunContext } from '../SocialContent/transport';
+import type { FamilyPoll } from './activationRecord';
 import { latestGeneration, pollBudgetMs, pollGenerations, triggerKey, type TriggerOptions } from './pollGenerations';
+import { latestPost, pollPosts, type PostTriggerOptions } from './pollPosts';
 
 export class SocialContentTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,7 +24,7 @@ export class SocialContentTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when studio generations finish',
+		description: 'Starts the workflow when studio generations finish, or posts go out or fail',
 		defaults: { name: 'Social Content Trigger' },
 		polling: true,
 		inputs: [],
@@ -33,8 +37,10 @@ export class SocialContentTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				options: [
-					{ name: 'Generation Failed', value: 'failed', description: 'A generation reached status failed' },
-					{ name: 'Generation Finished', value: 'done', description: 'A generation reached status done' },
+					{ name: 'Generation Failed', value: 'failed', description: 'A studio generation reached status failed' },
+					{ name: 'Generation Finished', value: 'done', description: 'A studio generation reached status done' },
+					{ name: 'Post Failed', value: 'postFailed', description: 'A scheduled or published post failed to go out' },
+					{ name: 'Post Published', value: 'postPublished', description: 'A post went out on its channel' },
 				],
 				default: ['done'],
 				required: true,
@@ -47,6 +53,7 @@ export class SocialContentTrigger implements INodeType {
 				default: [],
 				description:
 					'Only generations of these formats; none means all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				displayOptions: { show: { events: GENERATION_EVENTS } },
 			},
 			{
 				displayName: 'Download Outputs',
@@ -55,28 +62,50 @@ export class SocialContentTrigger implements INodeType {
 				default: false,
 				description:
 					"Whether to attach the outputs as binary data (output_0, output_1, …). A generation whose files cannot be downloaded is tried again on the next polls; after 5 it comes out without files and with an 'error' field.",
+				displayOptions: { show: { events: GENERATION_EVENTS } },
+			},
+			{
+				displayName: 'Channel Names or IDs',
+				name: 'channels',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getChannels' },
+				default: [],
+				description:
+					'Only posts on these channels; none means all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				displayOptions: { show: { events: Object.keys(POST_EVENTS) } },
 			},
 			simplifyProperty,
 		],
 	};
 
-	methods = { loadOptions: { getFormats: loadOptions.getFormats } };
+	methods = { loadOptions: { getFormats: loadOptions.getFormats, getChannels: loadOptions.getChannels } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const options: TriggerOptions = {
-			statuses: (this.getNodeParameter('events', ['done']) as string[]).filter(Boolean),
+		const events = (this.getNodeParameter('events', ['done']) as string[]).filter(Boolean);
+		const simplify = this.getNodeParameter('simplify', true) as boolean;
+		const generations: TriggerOptions = {
+			statuses: events.filter((event) => GENERATION_EVENTS.includes(event)),
 			formats: this.getNodeParameter('formats', []) as string[],
 			download: this.getNodeParameter('downloadOutputs', false) as boolean,
-			simplify: this.getNodeParameter('simplify', true) as boolean,
+			simplify,
+		};
+		const posts: PostTriggerOptions = {
+			statuses: events.map((event) => POST_EVENTS[event]).filter((status): status is PostStatus => status !== undefined),
+			channels: (this.getNodeParameter('channels', []) as string[]).map(String),
+			simplify,
 		};
 		if (this.getMode() === 'manual') {
-			// Fetch Test Event: the latest matching generation; the state is left alone.
-			const item = await latestGeneration(this, options);
-			return item ? [[item]] : null;
+			// Fetch Test Event: the latest matching generation and post; the state is left alone.
+			const run = new RunContext(this);
+			const items = [
+				generations.statuses.length ? await latestGeneration(run, generations) : undefined,
+				posts.statuses.length ? await latestPost(run, posts) : undefined,
+			].filter((item): item is INodeExecutionData => item !== undefined);
+			return items.length ? [items] : null;
 		}
 		const activation = isActivationPoll(this);
 		// n8n's classic engine starts a poll at each tick even while the last one still runs: two
-		// polls of one trigger would read the same state and fire the same generations.
+		// polls of one trigger would read the same state and fire the same events.
 		const key = triggerKey(this);
 		const running = runningPolls.get(key);
 		if (running !== undefined && Date.now() - running < pollBudgetMs(this) + STUCK_POLL_MS) {
@@ -86,7 +115,15 @@ export class SocialContentTrigger implements INodeType {
 		const started = Date.now();
 		runningPolls.set(key, started);
 		try {
-			const items = await pollGenerations(this, options, activation);
+			const run = new RunContext(this);
+			run.deadlineMs = started + pollBudgetMs(this);
+			// Posts first: one read, where generations may spend the rest of the budget downloading
+			// (and carry over what does not fit). Nothing is saved unless every part succeeds.
+			const parts: FamilyPoll[] = [];
+			if (posts.statuses.length) parts.push(await pollPosts(run, posts, activation));
+			if (generations.statuses.length) parts.push(await pollGenerations(run, generations, activation));
+			for (const part of parts) part.commit();
+			const items = parts.flatMap((part) => part.items);
 			return items.length ? [items] : null;
 		} catch (error) {
 			if (!activation || mustStopActivation(this, error)) throw asNodeError(this, error);
@@ -101,6 +138,11 @@ export class SocialContentTrigger implements INodeType {
 		}
 	}
 }
+
+/** The Events values of generations (their statuses). */
+const GENERATION_EVENTS = ['done', 'failed'];
+/** The Events values of posts, and the outcome each stands for. */
+const POST_EVENTS: Record<string, PostStatus | undefined> = { postPublished: 'published', postFailed: 'failed' };
 
 /** Start time of the poll running now, per trigger (workflow and node), in this process. */
 const runningPolls = new Map<string, number>();

@@ -1,5 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { SeenMemory } from './idMemory';
+
+export { SeenMemory };
+
 /**
  * What the trigger remembers between polls (node static data, or n8n's durable poll cursor, which
  * is the same object to the node), and how it decides which generations are new. The spec gives a
@@ -80,52 +84,6 @@ export function finishTimeMs(generation: IDataObject): number | undefined {
 	return undefined;
 }
 
-/** 32-bit FNV-1a of an id: what the memory keeps instead of the id. */
-export function idHash(id: string): number {
-	let hash = 0x811c9dc5;
-	for (let index = 0; index < id.length; index++) {
-		hash ^= id.charCodeAt(index);
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
-	return hash >>> 0;
-}
-
-/** The memory of finished ids, in insertion order, with a set for lookups. */
-export class SeenMemory {
-	private readonly order: number[];
-	private readonly set: Set<number>;
-
-	constructor(encoded = '') {
-		const bytes = Buffer.from(encoded, 'base64');
-		this.order = [];
-		for (let offset = 0; offset + 4 <= bytes.length; offset += 4) this.order.push(bytes.readUInt32BE(offset));
-		this.set = new Set(this.order);
-	}
-
-	has(id: string): boolean {
-		return this.set.has(idHash(id));
-	}
-
-	add(id: string): void {
-		const hash = idHash(id);
-		if (this.set.has(hash)) return;
-		this.set.add(hash);
-		this.order.push(hash);
-	}
-
-	get size(): number {
-		return this.order.length;
-	}
-
-	/** The newest `count` hashes, base64. */
-	encode(count = MAX_SEEN): string {
-		const kept = this.order.slice(-Math.max(0, count));
-		const bytes = Buffer.alloc(kept.length * 4);
-		kept.forEach((hash, index) => bytes.writeUInt32BE(hash, index * 4));
-		return bytes.toString('base64');
-	}
-}
-
 /** One poll's reading of the list: the entries in list order. */
 export interface ListReading {
 	entries: IDataObject[];
@@ -150,7 +108,7 @@ export function baseline(reading: ListReading, seq = 0): GenerationState {
 	return fit({
 		v: 3,
 		seq: seq + 1,
-		seen: seen.encode(),
+		seen: seen.encode(MAX_SEEN),
 		pending: unique(reading.entries.filter(isPending).map((entry) => String(entry.id))).slice(-MAX_PENDING),
 		owed: [],
 		finishedUpToMs: latestFinish(reading, null),

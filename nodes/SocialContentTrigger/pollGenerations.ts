@@ -3,7 +3,8 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { generationItem, getGeneration, normaliseGeneration } from '../SocialContent/actions/shared/generations';
 import { simplifyGeneration } from '../SocialContent/actions/shared/simplify';
 import { walkPages } from '../SocialContent/actions/shared/paging';
-import { RunContext } from '../SocialContent/transport';
+import type { RunContext } from '../SocialContent/transport';
+import { newerOf, readRecorded, writeRecorded, type FamilyPoll } from './activationRecord';
 import {
 	baseline,
 	finishTimeMs,
@@ -21,7 +22,6 @@ import {
 	type GenerationState,
 	type ListReading,
 	type OwedGeneration,
-	type StoredState,
 } from './generationState';
 
 /** One poll's requests: they share the connection, the pace and the time budget. */
@@ -54,31 +54,34 @@ const RECORD_SEEN = 1000;
 /**
  * One poll: read the list, decide what is new (see generationState.ts), emit it oldest first.
  * Nothing in the state moves unless the list was read; a generation whose details or outputs
- * cannot be read is retried on later polls, then emitted with an `error` field.
+ * cannot be read is retried on later polls, then emitted with an `error` field. The new state is
+ * saved by `commit`, once every part of the poll has succeeded.
  */
-export async function pollGenerations(ctx: IPollFunctions, options: TriggerOptions, activation: boolean): Promise<INodeExecutionData[]> {
-	const run = new RunContext(ctx);
-	run.deadlineMs = Date.now() + pollBudgetMs(ctx);
+export async function pollGenerations(run: PollRun, options: TriggerOptions, activation: boolean): Promise<FamilyPoll> {
+	const ctx = run.n8n;
 	const staticData = ctx.getWorkflowStaticData('node');
-	const records = ctx.getWorkflowStaticData('global');
-	const state = newerOf(readState(staticData), readRecord(records, ctx));
-	const save = (next: GenerationState) => {
+	const state = newerOf(readState(staticData), readRecorded(ctx, 'generations', isCurrentState));
+	let next: GenerationState | undefined;
+	const save = (decided: GenerationState) => (next = decided);
+	const commit = () => {
+		if (!next) return;
 		writeState(staticData, next);
 		// n8n saves the workflow's static data after activation whatever the poll returned; the node's
 		// may live apart (durable cursors), uncommitted when the activation poll emits nothing.
-		if (activation) writeRecord(records, ctx, next);
+		if (activation) writeRecorded(ctx, 'generations', { ...next, seen: new SeenMemory(next.seen).encode(RECORD_SEEN) });
 	};
 
 	if (!state) {
 		// First activation: what is already finished is the baseline, not an event.
 		save(baseline(await readGenerations(run, () => true, BASELINE_PAGES)));
-		return [];
+		return { items: [], commit };
 	}
 	if (state.v === 1) {
 		const upgraded = fromV1(state, await readGenerations(run, () => true, BASELINE_PAGES));
 		const due = upgraded.finished.map((generation) => ({ generation, attempts: 0 }));
-		const next = upgraded.next;
-		return await emit(run, options, next, { old: [], pending: next.pending, finishedUpToMs: next.finishedUpToMs }, due, [], save);
+		const after = upgraded.next;
+		const items = await emit(run, options, after, { old: [], pending: after.pending, finishedUpToMs: after.finishedUpToMs }, due, [], save);
+		return { items, commit };
 	}
 	const upgrading = state.v === 2;
 	const current = upgrading ? fromV2(state) : state;
@@ -99,7 +102,12 @@ export async function pollGenerations(ctx: IPollFunctions, options: TriggerOptio
 	];
 	// Pending ids asked for this time go to the back of the line.
 	const pending = [...decided.pending.filter((id) => !checked.includes(id)), ...decided.pending.filter((id) => checked.includes(id))];
-	return await emit(run, options, current, { ...decided, pending }, due, resolvedPending, save, seen);
+	const items = await emit(run, options, current, { ...decided, pending }, due, resolvedPending, save, seen);
+	return { items, commit };
+}
+
+function isCurrentState(state: unknown): state is GenerationState {
+	return (state as GenerationState | undefined)?.v === 3;
 }
 
 /** The list, newest pages first, while `readOn(page)` says so (and up to `maxPages`, and while the poll has time). */
@@ -214,8 +222,7 @@ async function withDetails(run: PollRun, generation: IDataObject): Promise<IData
 }
 
 /** Fetch Test Event: the latest finished generation that matches, read as a poll would; no state. */
-export async function latestGeneration(ctx: IPollFunctions, options: TriggerOptions): Promise<INodeExecutionData | undefined> {
-	const run = new RunContext(ctx);
+export async function latestGeneration(run: PollRun, options: TriggerOptions): Promise<INodeExecutionData | undefined> {
 	const { entries } = await readGenerations(run, () => false, 1);
 	const matching = entries.filter((entry) => options.statuses.includes(String(entry.status)));
 	const latestFirst = matching.every((entry) => finishTimeMs(entry) !== undefined)
@@ -238,39 +245,6 @@ export function pollBudgetMs(ctx: IPollFunctions): number {
 
 function timeLeft(run: PollRun): number {
 	return (run.deadlineMs ?? Infinity) - Date.now();
-}
-
-/**
- * The activation record: the state as the activation poll left it, in the workflow's global
- * static data, which n8n saves after every activation. With durable cursors the node's state
- * lives in a cursor n8n does not commit when the activation poll emits nothing; the first
- * scheduled poll then starts from this record, so nothing finished since activation is lost.
- * Its memory is cut to the newest RECORD_SEEN ids: it only bridges to the next committed state.
- */
-interface ActivationRecord {
-	state: GenerationState;
-}
-
-function recordKey(ctx: IPollFunctions): string {
-	return `socialContentTrigger:${ctx.getNode().id}`;
-}
-
-function readRecord(records: IDataObject, ctx: IPollFunctions): GenerationState | undefined {
-	const state = (records[recordKey(ctx)] as ActivationRecord | undefined)?.state;
-	return state?.v === 3 && typeof state.seq === 'number' ? state : undefined;
-}
-
-function writeRecord(records: IDataObject, ctx: IPollFunctions, state: GenerationState): void {
-	const seen = new SeenMemory(state.seen);
-	records[recordKey(ctx)] = { state: { ...state, seen: seen.encode(RECORD_SEEN) } } as unknown as IDataObject;
-}
-
-/** The node's state, unless the activation record is newer (an activation poll n8n did not commit). */
-function newerOf(stored: StoredState | undefined, record: GenerationState | undefined): StoredState | undefined {
-	if (!record) return stored;
-	if (!stored) return record;
-	const storedSeq = stored.v === 3 ? stored.seq : 0;
-	return record.seq > storedSeq ? record : stored;
 }
 
 /**

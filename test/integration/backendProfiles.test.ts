@@ -209,7 +209,9 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 		const date = new Date(Date.now() + DAY_MS).toISOString();
 		await createPost({ type: 'schedule', date });
 		const { items } = await run({ resource: 'post', operation: 'list', startDate: new Date().toISOString(), endDate: new Date(Date.now() + 2 * DAY_MS).toISOString() });
-		expect(items).toEqual([expect.objectContaining({ publishDate: date, settings: { who_can_reply_post: 'everyone', __type: 'x' } })]);
-		if (postiz) expect(items[0]).toMatchObject({ state: 'QUEUE', integration: { id: 'ch_x', providerIdentifier: 'x' } });
+		expect(items).toEqual([expect.objectContaining({ publishDate: date })]);
+		// The real backend's list does not select a post's settings; ours gives them as JSON text, parsed.
+		if (postiz) expect(items[0]).toMatchObject({ state: 'QUEUE', releaseURL: null, integration: { id: 'ch_x', providerIdentifier: 'x' } });
+		else expect(items[0]).toMatchObject({ status: 'scheduled', settings: { who_can_reply_post: 'everyone', __type: 'x' } });
 	});
 });

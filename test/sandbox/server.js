@@ -9,7 +9,9 @@
  * Plain Node, no dependencies; listens on 127.0.0.1 only. Run: node test/sandbox/server.js
  * Control (tests only, no auth): GET /__sandbox/state, POST /__sandbox/reset, POST /__sandbox/faults,
  * POST /__sandbox/config, POST /__sandbox/finish (finish all running generations now, or { ids }),
- * POST /__sandbox/touch ({ ids }: the service changes them, updatedAt now; a list sorted by update moves them up).
+ * POST /__sandbox/touch ({ ids }: the service changes them, updatedAt now; a list sorted by update moves them up),
+ * POST /__sandbox/posts ({ ids, status?, publishDate?, content? }: a post goes out, fails, is queued
+ * again, moved in time or edited now). Scheduled posts go out (or fail) when their date comes.
  * Fault kinds: reset (drop the connection before doing anything), resetAfter (do it, then drop),
  * slow (delayMs, then answer), html500, malformed (broken JSON), login (an HTML login page),
  * status (any status and body), redirect (`status`, `location`; e.g. a POST moved by a proxy).
@@ -55,6 +57,13 @@ const DEFAULTS = {
 	missingOutputs: [],
 	/** 'spec' or 'postiz' (see the header). */
 	profile: 'spec',
+	/**
+	 * Posts go out this long after their date (ms); one whose text contains `failPostsContaining`
+	 * fails instead. GET /posts answers `{ posts }` ('wrapped') or a bare array ('bare').
+	 */
+	postPublishDelayMs: 0,
+	failPostsContaining: '[fail]',
+	postList: 'wrapped',
 };
 
 /**
@@ -67,7 +76,9 @@ const DEFAULTS = {
  * - DELETE /integrations/:id answers the whole channel record, its OAuth tokens included;
  * - there is no GET /media; uploads answer the media record;
  * - find-slot answers a UTC time without a zone;
- * - posts are listed as { posts } with their channel as an `integration` object and a `state`.
+ * - posts are listed as { posts } with the fields its list query selects: `state` (QUEUE,
+ *   PUBLISHED, ERROR, DRAFT), `releaseURL` once out, the channel as an `integration` object, tags
+ *   as { tag }; no failure reason, no creation time (posts.repository.ts, getPosts).
  */
 const POSTIZ = {
 	tags: ['launch', 'news', 'promo'],
@@ -149,6 +160,7 @@ function createSandbox(options = {}) {
 
 	function tick() {
 		const now = Date.now();
+		for (const post of state.posts) if (post.status === 'scheduled' && Date.parse(post.publishDate) + config.postPublishDelayMs <= now) sendPost(post, now);
 		for (const g of state.generations) {
 			if (g.status === 'queued' && now - g.startedAt >= config.queuedMs) {
 				g.status = 'running';
@@ -157,6 +169,16 @@ function createSandbox(options = {}) {
 			if (g.status === 'running' && now - g.startedAt >= config.queuedMs + config.runningMs) finishGeneration(g, now);
 		}
 	}
+	/** A post goes out on its channel, or fails (its text asks to). */
+	function sendPost(post, now = Date.now(), outcome = undefined) {
+		const fails = outcome ? outcome === 'failed' : Boolean(config.failPostsContaining) && post.content.includes(config.failPostsContaining);
+		const channel = state.channels.find((c) => c.id === post.integration);
+		post.status = fails ? 'failed' : 'published';
+		post.publishedAt = fails ? null : new Date(now).toISOString();
+		post.url = fails ? null : `https://${channel?.identifier ?? 'social'}.example.com/p/${post.id}`;
+		post.error = fails ? `The network refused the post (sandbox: its text contains "${config.failPostsContaining}")` : null;
+	}
+
 	function finishGeneration(g, now = Date.now()) {
 		const format = FORMATS.find((f) => f.id === g.format);
 		if (g.input && (g.input.fail === true || g.input.fail === 'true')) {
@@ -425,7 +447,8 @@ function createSandbox(options = {}) {
 			const end = Date.parse(q.get('endDate') ?? '');
 			if (Number.isNaN(start) || Number.isNaN(end)) throw badRequest([{ field: 'startDate', message: 'startDate and endDate must be ISO dates' }]);
 			const listed = state.posts.filter((p) => Date.parse(p.publishDate) >= start && Date.parse(p.publishDate) <= end);
-			return json(200, { posts: postiz ? listed.map(postizPost) : listed });
+			const posts = postiz ? listed.map(postizPost) : listed;
+			return json(200, config.postList === 'bare' ? posts : { posts });
 		}
 		if (m === 'DELETE' && (match = /^\/posts\/([^/]+)$/.exec(route))) {
 			const post = state.posts.find((p) => p.id === decodeURIComponent(match[1]));
@@ -470,7 +493,7 @@ function createSandbox(options = {}) {
 		// The real backend links only tags it has, and makes each channel its own group.
 		const tags = postiz ? body.tags.filter((tag) => POSTIZ.tags.includes(tag.value)) : (body.tags ?? []);
 		return body.posts.map((p) => {
-			const post = { id: nextId('post'), group: postiz ? nextId('grp') : group, integration: p.integration.id, type: body.type, publishDate: body.date, content: p.value.map((v) => v.content).join('\n\n'), settings: JSON.stringify(p.settings), tags, shortLink: Boolean(body.shortLink), image: p.value.flatMap((v) => v.image ?? []), createdAt: new Date().toISOString() };
+			const post = { id: nextId('post'), group: postiz ? nextId('grp') : group, integration: p.integration.id, type: body.type, status: body.type === 'draft' ? 'draft' : 'scheduled', url: null, publishedAt: null, error: null, publishDate: body.date, content: p.value.map((v) => v.content).join('\n\n'), settings: JSON.stringify(p.settings), tags, shortLink: Boolean(body.shortLink), image: p.value.flatMap((v) => v.image ?? []), createdAt: new Date().toISOString() };
 			state.posts.push(post);
 			state.counts.postsCreated++;
 			return { postId: post.id, integration: p.integration.id };
@@ -483,11 +506,23 @@ function createSandbox(options = {}) {
 		return { id: media.id, name: media.name, path: media.path, organizationId: 'org_sandbox', thumbnail: null, alt: null, createdAt: media.createdAt, updatedAt: media.createdAt, deletedAt: null };
 	}
 
-	/** A post as the real backend lists it: its channel as an object, a state, a release URL once out. */
+	/** A post as the real backend lists it: the fields its list query selects, no more. */
 	function postizPost(post) {
 		const channel = state.channels.find((c) => c.id === post.integration) ?? { id: post.integration, name: '', identifier: '' };
-		const { integration, type, ...rest } = post;
-		return { ...rest, state: type === 'draft' ? 'DRAFT' : 'QUEUE', releaseURL: null, integration: { id: channel.id, name: channel.name, providerIdentifier: channel.identifier, picture: channel.picture } };
+		const states = { draft: 'DRAFT', scheduled: 'QUEUE', published: 'PUBLISHED', failed: 'ERROR' };
+		return {
+			id: post.id,
+			content: post.content,
+			publishDate: post.publishDate,
+			releaseURL: post.url,
+			submittedForOrganizationId: null,
+			submittedForOrderId: null,
+			state: states[post.status],
+			intervalInDays: null,
+			group: post.group,
+			tags: post.tags.map((tag) => ({ tag: { name: tag.label ?? tag.value, color: '#6366f1' } })),
+			integration: { id: channel.id, providerIdentifier: channel.identifier, name: channel.name, picture: channel.picture },
+		};
 	}
 
 	function storeMedia(name, data, contentType) {
@@ -585,6 +620,16 @@ function createSandbox(options = {}) {
 				g.note = `changed at ${g.updatedAt}`;
 			}
 			return json(200, { touched: ids.length });
+		}
+		if (path === '/__sandbox/posts' && req.method === 'POST') {
+			const { ids = [], status, publishDate, content } = await readJson(req);
+			for (const post of state.posts.filter((p) => ids.includes(p.id))) {
+				if (publishDate) post.publishDate = publishDate;
+				if (content !== undefined) post.content = content;
+				if (status === 'published' || status === 'failed') sendPost(post, Date.now(), status);
+				else if (status) Object.assign(post, { status, url: null, publishedAt: null, error: null });
+			}
+			return json(200, { changed: ids.length });
 		}
 		if (path === '/__sandbox/token' && req.method === 'POST') {
 			const accessToken = `scapp_${crypto.randomBytes(16).toString('hex')}`;

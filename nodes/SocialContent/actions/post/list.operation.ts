@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../transport';
 import { toItems } from '../items';
-import { normaliseDates, toUtcIso } from '../shared/dates';
+import { toUtcIso } from '../shared/dates';
+import { normalisePost } from '../shared/posts';
 
 const show = { resource: ['post'], operation: ['list'] };
 
@@ -32,17 +33,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 	const endDate = toUtcIso(this, this.getNodeParameter('endDate', itemIndex, ''), 'End Date', itemIndex);
 	const response = await apiRequest(run, { method: 'GET', path: '/posts', qs: { startDate, endDate } }, itemIndex);
 	return toItems(response, ['posts']).map(({ json }) => ({ json: normalisePost(json) }));
-}
-
-/** Settings sometimes come as a JSON string; dates as ISO with `Z`. */
-function normalisePost(post: IDataObject): IDataObject {
-	const copy = { ...post };
-	if (typeof copy.settings === 'string') {
-		try {
-			copy.settings = JSON.parse(copy.settings) as IDataObject;
-		} catch {
-			// Not JSON after all: left as the service sent it.
-		}
-	}
-	return normaliseDates(copy, ['publishDate', 'date', 'createdAt', 'updatedAt']);
 }

@@ -1,0 +1,112 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { PostRecord } from '../SocialContent/actions/shared/posts';
+import { SeenMemory } from './idMemory';
+
+/**
+ * What the trigger remembers of posts between polls, and how it decides which posts went out or
+ * failed since. GET /posts lists a date range, in no stated order, with no paging; a post's date
+ * is when it is due, not when it went out. So the decision rests on what each read shows:
+ *
+ * 1. Outcomes (`final`): a hash of "id|published" or "id|failed" for every post read with that
+ *    outcome (fired, passed over by the filters, or already so at activation). One held never
+ *    fires again, whatever else changes: its text, its date, the list it turns up in.
+ * 2. Waiting posts (`waiting`): ids read queued, scheduled or as drafts. One read later with an
+ *    outcome fires, however late it went out. One read waiting again (rescheduled after a
+ *    failure) loses its outcomes: its next outcome is a new event.
+ * 3. Due dates: a post never read waiting (created and sent between two reads) fires when it is
+ *    due no earlier than LATE_GRACE_MS before the last read. An unknown post with an outcome and
+ *    an older date was not in that read, so it was moved there in time: it does not fire.
+ *
+ * A read with no posts in it (an empty or unrecognisable answer) moves nothing. Size: at most
+ * MAX_FINAL + MAX_WAITING hashes (under 32 KiB as JSON), the oldest giving way first.
+ */
+export interface PostEventState {
+	v: 1;
+	/** Writes so far: tells which of two copies is newer (see activationRecord.ts). */
+	seq: number;
+	/** Hashes of "id|outcome" read, oldest first, base64. */
+	final: string;
+	/** Hashes of ids read waiting, oldest first, base64. */
+	waiting: string;
+	/** n8n's clock (ms) at the last read that showed posts. */
+	readAtMs: number;
+}
+
+export const MAX_FINAL = 4000;
+export const MAX_WAITING = 1500;
+/** A post due this long before the last read, unknown, and sent: moved there, not new. */
+export const LATE_GRACE_MS = 15 * 60_000;
+/** Dates read each poll: from this long before the last read (a post that goes out late stays in view)… */
+export const LOOKBACK_MS = 7 * 86_400_000;
+/** …but never further back than this (an outage longer than it loses what went out then)… */
+export const MAX_LOOKBACK_MS = 90 * 86_400_000;
+/** …to this far ahead (a service clock ahead of n8n's; posts due soon are known waiting early). */
+export const LOOKAHEAD_MS = 86_400_000;
+
+const OUTCOMES = ['published', 'failed'] as const;
+
+/** The range of dates a poll reads. At activation, as far back as allowed: the more outcomes held, the fewer a move can fake. */
+export function postWindow(state: PostEventState | undefined, nowMs: number): { startMs: number; endMs: number } {
+	const from = state ? Math.min(nowMs, state.readAtMs) - LOOKBACK_MS : nowMs - MAX_LOOKBACK_MS;
+	return { startMs: Math.max(from, nowMs - MAX_LOOKBACK_MS), endMs: nowMs + LOOKAHEAD_MS };
+}
+
+/** The state at activation: every outcome read is old; waiting posts are remembered. */
+export function baselinePosts(posts: PostRecord[], readAtMs: number): PostEventState {
+	return decidePosts({ v: 1, seq: 0, final: '', waiting: '', readAtMs: Number.NEGATIVE_INFINITY }, posts, readAtMs, false).next;
+}
+
+/** Which posts of this read went out or failed since the state, oldest first, and the state after. */
+export function decidePosts(state: PostEventState, posts: PostRecord[], readAtMs: number, fires = true): { fired: PostRecord[]; next: PostEventState } {
+	const final = new SeenMemory(state.final);
+	const waiting = new SeenMemory(state.waiting);
+	const dueSinceMs = state.readAtMs - LATE_GRACE_MS;
+	const fired: PostRecord[] = [];
+	for (const post of onePerId(posts)) {
+		if (post.status === 'waiting') {
+			for (const outcome of OUTCOMES) final.delete(`${post.id}|${outcome}`);
+			waiting.add(post.id);
+			continue;
+		}
+		if (post.status !== 'published' && post.status !== 'failed') continue; // no state given: nothing to tell
+		const key = `${post.id}|${post.status}`;
+		if (final.has(key)) continue;
+		if (fires && (waiting.has(post.id) || (post.date !== undefined && post.date.getTime() >= dueSinceMs))) fired.push(post);
+		final.add(key);
+	}
+	const next: PostEventState = { v: 1, seq: state.seq + 1, final: final.encode(MAX_FINAL), waiting: waiting.encode(MAX_WAITING), readAtMs };
+	return { fired: oldestFirst(fired), next };
+}
+
+/** A repeating post is listed once per occurrence: one record per id, an outcome before waiting. */
+function onePerId(posts: PostRecord[]): PostRecord[] {
+	const byId = new Map<string, PostRecord>();
+	for (const post of posts) {
+		const held = byId.get(post.id);
+		if (!held || (held.status !== 'published' && held.status !== 'failed' && (post.status === 'published' || post.status === 'failed'))) byId.set(post.id, post);
+	}
+	return [...byId.values()];
+}
+
+/** When it went out where the service says, else when it was due; the list's order breaks ties. */
+export function postTimeMs(post: PostRecord): number {
+	return (post.publishedAt ?? post.date)?.getTime() ?? 0;
+}
+
+function oldestFirst(posts: PostRecord[]): PostRecord[] {
+	return posts.map((post, index) => ({ post, index })).sort((a, b) => postTimeMs(a.post) - postTimeMs(b.post) || a.index - b.index).map(({ post }) => post);
+}
+
+export function readPostState(staticData: IDataObject): PostEventState | undefined {
+	const state = staticData.posts;
+	return isPostState(state) ? state : undefined;
+}
+
+export function isPostState(state: unknown): state is PostEventState {
+	return (state as PostEventState | undefined)?.v === 1 && typeof (state as PostEventState).readAtMs === 'number';
+}
+
+export function writePostState(staticData: IDataObject, state: PostEventState): void {
+	staticData.posts = state as unknown as IDataObject;
+}
