@@ -12,9 +12,9 @@ import { loadOptions } from '../SocialContent/methods';
 import { simplifyProperty } from '../SocialContent/actions/shared/simplify';
 import type { PostStatus } from '../SocialContent/actions/shared/posts';
 import { RunContext } from '../SocialContent/transport';
-import type { FamilyPoll } from './activationRecord';
-import { latestGeneration, pollBudgetMs, pollGenerations, triggerKey, type TriggerOptions } from './pollGenerations';
+import { latestGeneration, pollBudgetMs, pollGenerations, type TriggerOptions } from './pollGenerations';
 import { latestPost, pollPosts, type PostTriggerOptions } from './pollPosts';
+import { triggerKey, type FamilyPoll } from './stateCopies';
 
 export class SocialContentTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -122,8 +122,8 @@ export class SocialContentTrigger implements INodeType {
 			const parts: FamilyPoll[] = [];
 			if (posts.statuses.length) parts.push(await pollPosts(run, posts, activation));
 			if (generations.statuses.length) parts.push(await pollGenerations(run, generations, activation));
-			for (const part of parts) part.commit();
 			const items = parts.flatMap((part) => part.items);
+			for (const part of parts) part.commit(items.length > 0);
 			return items.length ? [items] : null;
 		} catch (error) {
 			if (!activation || mustStopActivation(this, error)) throw asNodeError(this, error);

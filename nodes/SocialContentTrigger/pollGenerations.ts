@@ -4,7 +4,7 @@ import { generationItem, getGeneration, normaliseGeneration } from '../SocialCon
 import { simplifyGeneration } from '../SocialContent/actions/shared/simplify';
 import { walkPages } from '../SocialContent/actions/shared/paging';
 import type { RunContext } from '../SocialContent/transport';
-import { newerOf, readRecorded, writeRecorded, type FamilyPoll } from './activationRecord';
+import { newestState, saveState, triggerKey, type FamilyPoll } from './stateCopies';
 import {
 	baseline,
 	finishTimeMs,
@@ -60,15 +60,17 @@ const RECORD_SEEN = 1000;
 export async function pollGenerations(run: PollRun, options: TriggerOptions, activation: boolean): Promise<FamilyPoll> {
 	const ctx = run.n8n;
 	const staticData = ctx.getWorkflowStaticData('node');
-	const state = newerOf(readState(staticData), readRecorded(ctx, 'generations', isCurrentState));
+	const state = newestState(ctx, 'generations', readState(staticData), isCurrentState);
 	let next: GenerationState | undefined;
 	const save = (decided: GenerationState) => (next = decided);
-	const commit = () => {
+	const commit = (emitted: boolean) => {
 		if (!next) return;
-		writeState(staticData, next);
-		// n8n saves the workflow's static data after activation whatever the poll returned; the node's
-		// may live apart (durable cursors), uncommitted when the activation poll emits nothing.
-		if (activation) writeRecorded(ctx, 'generations', { ...next, seen: new SeenMemory(next.seen).encode(RECORD_SEEN) });
+		saveState(ctx, 'generations', next, {
+			activation,
+			emitted,
+			write: (decided) => writeState(staticData, decided),
+			forRecord: (decided) => ({ ...decided, seen: new SeenMemory(decided.seen).encode(RECORD_SEEN) }),
+		});
 	};
 
 	if (!state) {
@@ -260,10 +262,6 @@ function triesOf(ctx: IPollFunctions): Map<string, number> {
 	// Bounded: only generations still owed matter.
 	if (tries.size > MAX_OWED * 4) tries.clear();
 	return tries;
-}
-
-export function triggerKey(ctx: IPollFunctions): string {
-	return `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`;
 }
 
 function messageOf(error: unknown): string {

@@ -3,7 +3,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { fetchChannels, type Channel } from '../SocialContent/actions/shared/channels';
 import { channelOfPost, listPosts, normalisePost, type PostRecord, type PostStatus } from '../SocialContent/actions/shared/posts';
 import type { RunContext } from '../SocialContent/transport';
-import { newerOf, readRecorded, writeRecorded, type FamilyPoll } from './activationRecord';
+import { newestState, saveState, type FamilyPoll } from './stateCopies';
 import { baselinePosts, decidePosts, isPostState, postTimeMs, postWindow, readPostState, writePostState, type PostEventState } from './postState';
 
 type PollRun = RunContext<IPollFunctions>;
@@ -28,7 +28,7 @@ const DAY_MS = 86_400_000;
 export async function pollPosts(run: PollRun, options: PostTriggerOptions, activation: boolean): Promise<FamilyPoll> {
 	const ctx = run.n8n;
 	const staticData = ctx.getWorkflowStaticData('node');
-	const state = newerOf(readPostState(staticData), readRecorded(ctx, 'posts', isPostState));
+	const state = newestState(ctx, 'posts', readPostState(staticData), isPostState);
 	const readAtMs = Date.now();
 	const posts = await listPosts(run, postWindow(state, readAtMs), MAX_POST_PAGES);
 	let next: PostEventState | undefined;
@@ -40,11 +40,8 @@ export async function pollPosts(run: PollRun, options: PostTriggerOptions, activ
 		({ fired, next } = decidePosts(state, posts, readAtMs));
 	}
 	const items = await postItems(run, fired.filter((post) => matchesPost(post, options)), options);
-	const commit = () => {
-		if (!next) return;
-		writePostState(staticData, next);
-		// As for generations: the node's state may be a cursor n8n does not commit at activation.
-		if (activation) writeRecorded(ctx, 'posts', next);
+	const commit = (emitted: boolean) => {
+		if (next) saveState(ctx, 'posts', next, { activation, emitted, write: (decided) => writePostState(staticData, decided) });
 	};
 	return { items, commit };
 }

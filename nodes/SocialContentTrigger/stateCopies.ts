@@ -1,0 +1,93 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { idHash } from './idMemory';
+
+/**
+ * Copies of each event family's state beyond the node's static data, for the two ways n8n's
+ * durable engine can leave a poll's state unsaved:
+ * - the activation record, in the workflow's global static data, which n8n saves after every
+ *   activation: with durable cursors the node's state is a cursor n8n does not commit when the
+ *   activation poll emits nothing, and the first scheduled poll would start without it;
+ * - the quiet copy, in this process: without durable cursors n8n saves nothing after a poll that
+ *   emits nothing, so what such a poll learned (a post queued again, say) would be forgotten.
+ *   Only quiet polls are copied: an emitting poll whose save n8n abandons is run again from the
+ *   state before it, and emits again. A copy applies only on top of the very saved state it grew
+ *   from (another saved state means n8n saved a newer one, or the state was replaced). Lost at a
+ *   restart (the saved state is then the newest).
+ * Each copy carries `seq` (writes so far); the newest wins.
+ */
+export type Family = 'generations' | 'posts';
+
+/** What a family's state carries so two copies can be told apart. */
+export interface Sequenced {
+	seq: number;
+}
+
+/** One family's part of a poll: its items, and the state to save once every part has succeeded. */
+export interface FamilyPoll {
+	items: INodeExecutionData[];
+	commit: (emitted: boolean) => void;
+}
+
+/** One trigger (workflow and node) in this process. */
+export function triggerKey(ctx: IPollFunctions): string {
+	return `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`;
+}
+
+function recordKey(ctx: IPollFunctions): string {
+	return `socialContentTrigger:${ctx.getNode().id}`;
+}
+
+/** The quiet copy of each trigger's family, with a hash of the saved state it grew from. */
+const quietCopies = new Map<string, { base: number; state: Sequenced }>();
+/** The saved state each poll started from (hashed), per family: the base of a copy it makes. */
+const basesOfPoll = new WeakMap<IPollFunctions, Map<Family, number>>();
+/** Triggers whose quiet copy is kept, at most (the oldest written give way). */
+const MAX_QUIET_COPIES = 1000;
+
+/** The newest of the node's state and its copies. */
+export function newestState<Stored extends object, State extends Stored & Sequenced>(
+	ctx: IPollFunctions,
+	family: Family,
+	stored: Stored | undefined,
+	isCurrent: (state: unknown) => state is State,
+): Stored | undefined {
+	const record = ctx.getWorkflowStaticData('global')[recordKey(ctx)] as IDataObject | undefined;
+	const storedHash = stored === undefined ? 0 : idHash(JSON.stringify(stored));
+	const quiet = quietCopies.get(`${triggerKey(ctx)}/${family}`);
+	const onStored = stored !== undefined && quiet?.base === storedHash ? quiet : undefined;
+	let newest = stored;
+	for (const copy of [record?.[family], onStored?.state]) {
+		if (!isCurrent(copy) || typeof copy.seq !== 'number') continue;
+		const newestSeq = (newest as Partial<Sequenced> | undefined)?.seq;
+		if (newest === undefined || copy.seq > (typeof newestSeq === 'number' ? newestSeq : 0)) newest = copy;
+	}
+	if (!basesOfPoll.has(ctx)) basesOfPoll.set(ctx, new Map());
+	basesOfPoll.get(ctx)!.set(family, onStored && newest === onStored.state ? onStored.base : storedHash);
+	return newest;
+}
+
+/**
+ * Saves a poll's state: into the node's static data (`write`), the activation record at
+ * activation (`forRecord` may trim it), the quiet copy when the poll emitted nothing.
+ */
+export function saveState<State extends Sequenced>(
+	ctx: IPollFunctions,
+	family: Family,
+	state: State,
+	how: { activation: boolean; emitted: boolean; write: (state: State) => void; forRecord?: (state: State) => State },
+): void {
+	how.write(state);
+	if (how.activation) {
+		const records = ctx.getWorkflowStaticData('global');
+		const key = recordKey(ctx);
+		records[key] = { ...((records[key] as IDataObject | undefined) ?? {}), [family]: (how.forRecord?.(state) ?? state) as unknown as IDataObject };
+	}
+	const quietKey = `${triggerKey(ctx)}/${family}`;
+	quietCopies.delete(quietKey);
+	const base = basesOfPoll.get(ctx)?.get(family) ?? 0;
+	if (!how.emitted && base !== 0) {
+		quietCopies.set(quietKey, { base, state: JSON.parse(JSON.stringify(state)) as Sequenced });
+		if (quietCopies.size > MAX_QUIET_COPIES) quietCopies.delete(quietCopies.keys().next().value as string);
+	}
+}
