@@ -17,6 +17,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ACTION_NODE_TYPE, activeTrigger, registerNodeType, runChain, START_NODE_TYPE, triggerWorkflow } from '../test/helpers/harness';
 import { baseline, MAX_ATTEMPTS, MAX_OWED, MAX_PENDING, MAX_SEEN, SeenMemory, settle, STATE_MAX_BYTES } from '../nodes/SocialContentTrigger/generationState';
+import { baselinePosts, decidePosts, MAX_FINAL, MAX_WAITING } from '../nodes/SocialContentTrigger/postState';
+import { readPost } from '../nodes/SocialContent/actions/shared/posts';
 
 /** The floor any n8n node pays: n8n's own authenticated request helper in a bare loop. */
 class HelperLoop implements INodeType {
@@ -237,6 +239,14 @@ async function triggerLimits() {
 		const bytes = JSON.stringify({ 'node:Trigger': { generations: full } }).length;
 		const remembered = new SeenMemory(full.seen).size;
 		rows.push({ name: `trigger state, every part at its cap, ${idLength}-character ids (${remembered} ids remembered)`, value: bytes, unit: 'bytes', baseline: STATE_MAX_BYTES, ratio: round(bytes / STATE_MAX_BYTES, 3), goal: '≤ 64 KiB', met: bytes <= STATE_MAX_BYTES });
+	}
+	{
+		// Post events: every outcome and waiting hash at its cap, beside the generations' state.
+		const post = (id: string, state: string) => readPost({ id, state, publishDate: new Date().toISOString() })!;
+		const posts = [...Array.from({ length: MAX_FINAL * 2 }, (_, i) => post(`post_${i}_${'x'.repeat(30)}`, 'PUBLISHED')), ...Array.from({ length: MAX_WAITING * 2 }, (_, i) => post(`wait_${i}_${'y'.repeat(30)}`, 'QUEUE'))];
+		const full = decidePosts(baselinePosts([], Date.now()), posts, Date.now()).next;
+		const bytes = JSON.stringify({ posts: full }).length;
+		rows.push({ name: `trigger state, every part at its cap, post events (${MAX_FINAL} outcomes, ${MAX_WAITING} waiting)`, value: bytes, unit: 'bytes', baseline: 32 * 1024, ratio: round(bytes / (32 * 1024), 3), goal: '≤ 32 KiB', met: bytes <= 32 * 1024 });
 	}
 	await withSandbox({ queuedMs: 0, runningMs: 0, generationTimestamps: false, buckets: { studio: { limit: 1e6 } } }, async (url, sandbox) => {
 		const state = sandbox.state as { faults: IDataObject[] };

@@ -4,7 +4,7 @@ import { generationItem, getGeneration, normaliseGeneration } from '../SocialCon
 import { simplifyGeneration } from '../SocialContent/actions/shared/simplify';
 import { walkPages } from '../SocialContent/actions/shared/paging';
 import type { RunContext } from '../SocialContent/transport';
-import { newestState, saveState, triggerKey, type FamilyPoll } from './stateCopies';
+import { openFamily, triggerKey, type FamilyPoll } from './stateCopies';
 import {
 	baseline,
 	finishTimeMs,
@@ -58,32 +58,27 @@ const RECORD_SEEN = 1000;
  * saved by `commit`, once every part of the poll has succeeded.
  */
 export async function pollGenerations(run: PollRun, options: TriggerOptions, activation: boolean): Promise<FamilyPoll> {
-	const ctx = run.n8n;
-	const staticData = ctx.getWorkflowStaticData('node');
-	const state = newestState(ctx, 'generations', readState(staticData), isCurrentState);
+	const family = openFamily(run.n8n, 'generations', activation, {
+		read: readState,
+		isCurrent: isCurrentState,
+		write: writeState,
+		forRecord: (decided) => ({ ...decided, seen: new SeenMemory(decided.seen).encode(RECORD_SEEN) }),
+	});
+	const state = family.state;
 	let next: GenerationState | undefined;
 	const save = (decided: GenerationState) => (next = decided);
-	const commit = (emitted: boolean) => {
-		if (!next) return;
-		saveState(ctx, 'generations', next, {
-			activation,
-			emitted,
-			write: (decided) => writeState(staticData, decided),
-			forRecord: (decided) => ({ ...decided, seen: new SeenMemory(decided.seen).encode(RECORD_SEEN) }),
-		});
-	};
 
 	if (!state) {
 		// First activation: what is already finished is the baseline, not an event.
 		save(baseline(await readGenerations(run, () => true, BASELINE_PAGES)));
-		return { items: [], commit };
+		return { items: [], commit: family.commitOf(next) };
 	}
 	if (state.v === 1) {
 		const upgraded = fromV1(state, await readGenerations(run, () => true, BASELINE_PAGES));
 		const due = upgraded.finished.map((generation) => ({ generation, attempts: 0 }));
 		const after = upgraded.next;
 		const items = await emit(run, options, after, { old: [], pending: after.pending, finishedUpToMs: after.finishedUpToMs }, due, [], save);
-		return { items, commit };
+		return { items, commit: family.commitOf(next) };
 	}
 	const upgrading = state.v === 2;
 	const current = upgrading ? fromV2(state) : state;
@@ -105,7 +100,7 @@ export async function pollGenerations(run: PollRun, options: TriggerOptions, act
 	// Pending ids asked for this time go to the back of the line.
 	const pending = [...decided.pending.filter((id) => !checked.includes(id)), ...decided.pending.filter((id) => checked.includes(id))];
 	const items = await emit(run, options, current, { ...decided, pending }, due, resolvedPending, save, seen);
-	return { items, commit };
+	return { items, commit: family.commitOf(next) };
 }
 
 function isCurrentState(state: unknown): state is GenerationState {

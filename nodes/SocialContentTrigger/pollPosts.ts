@@ -3,7 +3,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { fetchChannels, type Channel } from '../SocialContent/actions/shared/channels';
 import { channelOfPost, listPosts, normalisePost, type PostRecord, type PostStatus } from '../SocialContent/actions/shared/posts';
 import type { RunContext } from '../SocialContent/transport';
-import { newestState, saveState, type FamilyPoll } from './stateCopies';
+import { openFamily, type FamilyPoll } from './stateCopies';
 import { baselinePosts, decidePosts, isPostState, postTimeMs, postWindow, readPostState, writePostState, type PostEventState } from './postState';
 
 type PollRun = RunContext<IPollFunctions>;
@@ -26,9 +26,8 @@ const DAY_MS = 86_400_000;
  * succeeded.
  */
 export async function pollPosts(run: PollRun, options: PostTriggerOptions, activation: boolean): Promise<FamilyPoll> {
-	const ctx = run.n8n;
-	const staticData = ctx.getWorkflowStaticData('node');
-	const state = newestState(ctx, 'posts', readPostState(staticData), isPostState);
+	const family = openFamily(run.n8n, 'posts', activation, { read: readPostState, isCurrent: isPostState, write: writePostState });
+	const state = family.state;
 	const readAtMs = Date.now();
 	const posts = await listPosts(run, postWindow(state, readAtMs), MAX_POST_PAGES);
 	let next: PostEventState | undefined;
@@ -40,10 +39,7 @@ export async function pollPosts(run: PollRun, options: PostTriggerOptions, activ
 		({ fired, next } = decidePosts(state, posts, readAtMs));
 	}
 	const items = await postItems(run, fired.filter((post) => matchesPost(post, options)), options);
-	const commit = (emitted: boolean) => {
-		if (next) saveState(ctx, 'posts', next, { activation, emitted, write: (decided) => writePostState(staticData, decided) });
-	};
-	return { items, commit };
+	return { items, commit: family.commitOf(next) };
 }
 
 /** Fetch Test Event: the latest post of the last 30 days with a chosen outcome and channel; no state. */

@@ -46,7 +46,7 @@ const basesOfPoll = new WeakMap<IPollFunctions, Map<Family, number>>();
 const MAX_QUIET_COPIES = 1000;
 
 /** The newest of the node's state and its copies. */
-export function newestState<Stored extends object, State extends Stored & Sequenced>(
+function newestState<Stored extends object, State extends Stored & Sequenced>(
 	ctx: IPollFunctions,
 	family: Family,
 	stored: Stored | undefined,
@@ -71,7 +71,7 @@ export function newestState<Stored extends object, State extends Stored & Sequen
  * Saves a poll's state: into the node's static data (`write`), the activation record at
  * activation (`forRecord` may trim it), the quiet copy when the poll emitted nothing.
  */
-export function saveState<State extends Sequenced>(
+function saveState<State extends Sequenced>(
 	ctx: IPollFunctions,
 	family: Family,
 	state: State,
@@ -90,4 +90,29 @@ export function saveState<State extends Sequenced>(
 		quietCopies.set(quietKey, { base, state: JSON.parse(JSON.stringify(state)) as Sequenced });
 		if (quietCopies.size > MAX_QUIET_COPIES) quietCopies.delete(quietCopies.keys().next().value as string);
 	}
+}
+
+/** How a family's state is read from and written to the node's static data. */
+export interface FamilyStorage<Stored extends object, State extends Stored & Sequenced> {
+	read: (staticData: IDataObject) => Stored | undefined;
+	isCurrent: (state: unknown) => state is State;
+	write: (staticData: IDataObject, state: State) => void;
+	/** What the activation record keeps of the state (all of it by default). */
+	forRecord?: (state: State) => State;
+}
+
+/** A family's state for this poll (the newest copy), and the commit that saves the next one. */
+export function openFamily<Stored extends object, State extends Stored & Sequenced>(
+	ctx: IPollFunctions,
+	family: Family,
+	activation: boolean,
+	storage: FamilyStorage<Stored, State>,
+): { state: Stored | undefined; commitOf: (next: State | undefined) => FamilyPoll['commit'] } {
+	const staticData = ctx.getWorkflowStaticData('node');
+	return {
+		state: newestState(ctx, family, storage.read(staticData), storage.isCurrent),
+		commitOf: (next) => (emitted) => {
+			if (next) saveState(ctx, family, next, { activation, emitted, write: (state) => storage.write(staticData, state), forRecord: storage.forRecord });
+		},
+	};
 }

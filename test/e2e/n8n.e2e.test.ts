@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { exampleWorkflows, ERROR_WORKFLOW, FAULT_WORKFLOW, OAUTH2_WORKFLOW, REAL_BACKEND_WORKFLOW, RESOURCE_WORKFLOWS } from './workflows';
+import { exampleWorkflows, ERROR_WORKFLOW, FAULT_WORKFLOW, OAUTH2_WORKFLOW, POSTS_SOON_WORKFLOW, REAL_BACKEND_WORKFLOW, RESOURCE_WORKFLOWS } from './workflows';
 import { expectEditorDropdowns, expectRecentPicks } from './editorCalls';
 import { installN8n, installPackage, N8n } from './n8n';
 
@@ -56,7 +56,7 @@ beforeAll(async () => {
 			},
 		},
 	]);
-	await n8n.importWorkflows([...Object.values(RESOURCE_WORKFLOWS), REAL_BACKEND_WORKFLOW, OAUTH2_WORKFLOW, ERROR_WORKFLOW, FAULT_WORKFLOW, ...Object.values(examples)]);
+	await n8n.importWorkflows([...Object.values(RESOURCE_WORKFLOWS), REAL_BACKEND_WORKFLOW, OAUTH2_WORKFLOW, ERROR_WORKFLOW, FAULT_WORKFLOW, POSTS_SOON_WORKFLOW, ...Object.values(examples)]);
 	timings.setup = Date.now() - started;
 }, 20 * 60_000);
 
@@ -76,16 +76,21 @@ async function runningServer(): Promise<string> {
 }
 
 /**
- * Activates a workflow and waits for its activation poll: n8n activates in the background after
- * answering, so the poll is over once the trigger has read the list and n8n has saved its state.
+ * Activates a workflow and waits for its activation polls: n8n activates in the background after
+ * answering, so they are over once each trigger has read its list and n8n has saved the state.
  */
-async function activateAndWait(apiKey: string, id: string): Promise<void> {
-	const listReads = () => Number((sandbox.state.counts.byRoute as IDataObject)['GET /studio/generations'] ?? 0);
-	const before = listReads();
+async function activateAndWait(apiKey: string, id: string, family: 'generations' | 'posts' = 'generations', triggers = 1): Promise<void> {
+	const route = family === 'generations' ? 'GET /studio/generations' : 'GET /posts';
+	const listReads = () => Number((sandbox.state.counts.byRoute as IDataObject)[route] ?? 0);
+	const savedState = async () => JSON.stringify((await n8n.publicApi(apiKey, 'GET', `/workflows/${id}`)).staticData ?? {});
+	const before = { reads: listReads(), state: await savedState() };
 	await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
 	const deadline = Date.now() + 90_000;
 	while (Date.now() < deadline) {
-		if (listReads() > before && JSON.stringify((await n8n.publicApi(apiKey, 'GET', `/workflows/${id}`)).staticData ?? {}).includes('"generations"')) return;
+		if (listReads() >= before.reads + triggers) {
+			const state = await savedState();
+			if (state !== before.state && state.includes(`"${family}"`)) return;
+		}
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 	throw new Error(`the activation poll of ${id} did not happen within 90 s`);
@@ -265,6 +270,47 @@ describe('in a real n8n, against the sandbox', () => {
 		expect(sandbox.state.posts.length).toBe(postsBefore + 2);
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 	}, 180_000);
+
+	test('post events: two posts scheduled through the node; when due one goes out and one fails; the example tells the team once, with the link, and alerts once', async () => {
+		const apiKey = await runningServer();
+		const id = examples['post-published-or-failed.json'].id as string;
+		await activateAndWait(apiKey, id, 'posts', 2); // the baseline: the posts of earlier tests do not fire
+		const successes = await n8n.executions(apiKey, id, 'success');
+		const errors = await n8n.executions(apiKey, id, 'error');
+
+		const run = await execute(POSTS_SOON_WORKFLOW.id as string);
+		const live = String(run.items('Schedule Post')[0].json.postId);
+		const failing = String(run.items('Schedule Failing Post')[0].json.postId);
+		const outcome = (postId: string) => sandbox.state.posts.find((post) => post.id === postId)?.status;
+		// The sandbox sends them when due and a list read comes; re-activating polls at once instead of in a minute.
+		const deadline = Date.now() + 120_000;
+		let newSuccesses: IDataObject[] = [];
+		let newErrors: IDataObject[] = [];
+		while (Date.now() < deadline) {
+			newSuccesses = (await n8n.executions(apiKey, id, 'success')).slice(0, -successes.length || undefined);
+			newErrors = (await n8n.executions(apiKey, id, 'error')).slice(0, -errors.length || undefined);
+			if (newSuccesses.length >= 1 && newErrors.length >= 1) break;
+			if (outcome(live) === 'scheduled' || outcome(failing) === 'scheduled') await fetch(`${sandboxUrl}/api/public/v1/posts?startDate=2000-01-01T00:00:00Z&endDate=2100-01-01T00:00:00Z`, { headers: { Authorization: 'sk_sandbox_demo_key' } });
+			else {
+				await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
+				await activateAndWait(apiKey, id, 'posts', 2);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+		expect([outcome(live), outcome(failing)]).toEqual(['published', 'failed']);
+		const output = (execution: IDataObject, node: string) =>
+			(((execution.data as IDataObject).resultData as IDataObject).runData as Record<string, Array<{ data?: { main: Array<Array<{ json: IDataObject }>> } }>>)[node]?.[0]?.data?.main[0] ?? [];
+		expect(newSuccesses.map((execution) => output(execution, 'Message With the Link').map((item) => item.json.message))).toEqual([[`Live on Sandbox on X: https://x.example.com/p/${live}`]]);
+		expect(newErrors).toHaveLength(1);
+		expect(JSON.stringify(newErrors[0].data)).toContain(`Post ${failing} on Sandbox on LinkedIn failed: The network refused the post`);
+
+		// Once only: re-activated again, nothing new fires.
+		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
+		await activateAndWait(apiKey, id, 'posts', 2);
+		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
+		expect((await n8n.executions(apiKey, id, 'success')).length).toBe(successes.length + 1);
+		expect((await n8n.executions(apiKey, id, 'error')).length).toBe(errors.length + 1);
+	}, 300_000);
 
 	test('trigger for a year in one minute: no timestamps, out-of-order, n8n restarted during an outage, re-activated: each generation posts once', async () => {
 		const apiKey = await runningServer();

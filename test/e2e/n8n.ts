@@ -197,6 +197,11 @@ export class N8n {
 		return JSON.parse(text) as IDataObject;
 	}
 
+	/** A workflow's executions with their data, newest first. */
+	async executions(apiKey: string, workflowId: string, status: 'success' | 'error'): Promise<IDataObject[]> {
+		return ((await this.publicApi(apiKey, 'GET', `/executions?workflowId=${workflowId}&status=${status}&includeData=true&limit=100`)).data ?? []) as IDataObject[];
+	}
+
 	/** A workflow's executions that ended in an error (a failed poll is one). */
 	async errorExecutions(apiKey: string, workflowId: string): Promise<IDataObject[]> {
 		return ((await this.publicApi(apiKey, 'GET', `/executions?workflowId=${workflowId}&status=error&limit=100`)).data ?? []) as IDataObject[];

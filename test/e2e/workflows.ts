@@ -131,6 +131,12 @@ export const OAUTH2_WORKFLOW = chainWorkflow(
 	'oAuth2',
 );
 
+/** Two posts scheduled a few seconds ahead through the node: one goes out, one fails (its text asks the sandbox to). */
+export const POSTS_SOON_WORKFLOW = chainWorkflow('e2ePostsSoon', [
+	['Schedule Post', { resource: 'post', operation: 'create', type: 'schedule', date: '={{ $now.plus({ seconds: 20 }).toISO() }}', channels: ['ch_x'], content: { parts: [{ text: 'Live in twenty seconds' }] } }],
+	['Schedule Failing Post', { resource: 'post', operation: 'create', type: 'schedule', date: '={{ $now.plus({ seconds: 20 }).toISO() }}', channels: ['ch_linkedin'], content: { parts: [{ text: 'This one fails [fail]' }] } }],
+]);
+
 export const ERROR_WORKFLOW = chainWorkflow('e2eErrors', [
 	['Get Missing Generation', { resource: 'studio', operation: 'getGeneration', generationId: locator('gen_missing') }, { onError: 'continueRegularOutput' }],
 ]);

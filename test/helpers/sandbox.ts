@@ -1,5 +1,6 @@
 /** The sandbox service (test/sandbox/server.js) with its types, for the suites that start it in-process. */
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import nock from 'nock';
 
 export interface SandboxState extends IDataObject {
 	counts: IDataObject & { requests: number; uploads: number; postsCreated: number; generationsStarted: number; rateLimited: number };
@@ -24,3 +25,26 @@ export interface Sandbox {
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const { createSandbox } = require('../sandbox/server.js') as { createSandbox: (options?: IDataObject) => Sandbox };
+
+/** A sandbox on 127.0.0.1 for one suite: started before its tests (nock lets 127.0.0.1 through), closed after. */
+export interface SuiteSandbox {
+	sandbox: Sandbox;
+	url: string;
+	/** The API-key credential for it. */
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+}
+
+export function sandboxForSuite(options?: IDataObject): SuiteSandbox {
+	const suite = {} as SuiteSandbox;
+	beforeAll(async () => {
+		nock.enableNetConnect('127.0.0.1');
+		suite.sandbox = createSandbox(options);
+		suite.url = await suite.sandbox.listen();
+		suite.credentials = { socialContentApi: { instanceUrl: suite.url, apiKey: 'sk_sandbox_demo_key' } };
+	});
+	afterAll(async () => {
+		await suite.sandbox.close();
+		nock.restore();
+	});
+	return suite;
+}

@@ -4,27 +4,13 @@
  * objects, NestJS errors, `{ error: true }` on delete, the channel record with its OAuth tokens
  * on disconnect, no GET /media, 500 for unknown ids, find-slot without a zone, a group per channel).
  */
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import nock from 'nock';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { createSandbox, type Sandbox } from '../helpers/sandbox';
+import { sandboxForSuite } from '../helpers/sandbox';
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness';
 
 
-let sandbox: Sandbox;
-let url: string;
-let credentials: Record<string, ICredentialDataDecryptedObject>;
-
-beforeAll(async () => {
-	nock.enableNetConnect('127.0.0.1');
-	sandbox = createSandbox();
-	url = await sandbox.listen();
-	credentials = { socialContentApi: { instanceUrl: url, apiKey: 'sk_sandbox_demo_key' } };
-});
-afterAll(async () => {
-	await sandbox.close();
-	nock.restore();
-});
+const suite = sandboxForSuite();
 
 const DAY_MS = 86_400_000;
 const photo: INodeExecutionData[] = [{ json: {}, binary: { photo: { data: Buffer.from('a picture').toString('base64'), mimeType: 'image/png', fileName: 'photo.png' } } }];
@@ -36,7 +22,7 @@ async function run(parameters: INodeParameters, items: INodeExecutionData[] = [{
 			{ name: 'Start', type: START_NODE_TYPE },
 			{ name: 'Node', type: ACTION_NODE_TYPE, parameters, credentials: { socialContentApi: { id: '1', name: 'c' } } },
 		],
-		{ credentials, input: items, settings: { timezone: 'UTC' } },
+		{ credentials: suite.credentials, input: items, settings: { timezone: 'UTC' } },
 	);
 	return { error: result.error, items: result.error ? [] : result.output('Node').map((item) => item.json) };
 }
@@ -47,33 +33,33 @@ const createPost = (extra: IDataObject, items?: INodeExecutionData[]) =>
 describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 	const postiz = profile === 'postiz';
 	beforeEach(() => {
-		sandbox.reset();
-		sandbox.config.profile = profile;
+		suite.sandbox.reset();
+		suite.sandbox.config.profile = profile;
 	});
 
 	test('Post → Create with Tags, a binary file and the X channel: created, tags sent as { value, label }', async () => {
 		const { error, items } = await createPost({ media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] }, options: { tags: 'launch, news' } }, photo);
 		expect(error).toBeUndefined();
 		expect(items).toEqual([expect.objectContaining({ postId: expect.any(String), integration: 'ch_x' })]);
-		const [post] = sandbox.state.posts;
+		const [post] = suite.sandbox.state.posts;
 		expect(post.tags).toEqual([{ value: 'launch', label: 'launch' }, { value: 'news', label: 'news' }]);
 		expect(post.image).toEqual([expect.objectContaining({ path: expect.stringContaining('photo.png') })]);
-		expect(sandbox.state.counts.uploads).toBe(1);
+		expect(suite.sandbox.state.counts.uploads).toBe(1);
 	});
 
 	test('Tags from an expression: names become objects, objects pass as they are; the instance links only tags it has', async () => {
 		const { error } = await createPost({ options: { tags: '={{ ["launch", { "value": "promo", "label": "Promo!" }, "unknown-tag"] }}' } });
 		expect(error).toBeUndefined();
 		const expected = [{ value: 'launch', label: 'launch' }, { value: 'promo', label: 'Promo!' }];
-		expect(sandbox.state.posts[0].tags).toEqual(postiz ? expected : [...expected, { value: 'unknown-tag', label: 'unknown-tag' }]);
+		expect(suite.sandbox.state.posts[0].tags).toEqual(postiz ? expected : [...expected, { value: 'unknown-tag', label: 'unknown-tag' }]);
 	});
 
 	test('a Schedule date in the past fails before any request: no upload is left behind', async () => {
 		const { error } = await createPost({ type: 'schedule', date: '2020-01-01T10:00:00', media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] } }, photo);
 		expect(error?.message).toBe('"Date" is in the past (2020-01-01T10:00:00.000Z): a scheduled post needs a future date');
 		expect((error as { description?: string }).description).toContain('Publish Now');
-		expect(sandbox.state.counts.requests).toBe(0);
-		expect(sandbox.state.counts.uploads).toBe(0);
+		expect(suite.sandbox.state.counts.requests).toBe(0);
+		expect(suite.sandbox.state.counts.uploads).toBe(0);
 	});
 
 	test('a Schedule date as a Unix time: below 1e12 in seconds, above in milliseconds', async () => {
@@ -82,7 +68,7 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 		expect((await createPost({ type: 'schedule', date: `={{ ${seconds} }}` })).error).toBeUndefined();
 		expect((await createPost({ type: 'schedule', date: `={{ "${seconds}" }}` })).error).toBeUndefined();
 		expect((await createPost({ type: 'schedule', date: `={{ ${milliseconds} }}` })).error).toBeUndefined();
-		expect(sandbox.state.posts.map((post) => post.publishDate)).toEqual([
+		expect(suite.sandbox.state.posts.map((post) => post.publishDate)).toEqual([
 			new Date(seconds * 1000).toISOString(),
 			new Date(seconds * 1000).toISOString(),
 			new Date(milliseconds).toISOString(),
@@ -93,7 +79,7 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 		const setting = (name: string, value: string) => ({ target: 'network:x', name, value });
 		const { error } = await createPost({ settings: { setting: [setting('community', '12345678901234567890'), setting('price', '1.50'), setting('count', '42'), setting('flag', 'true')] } });
 		expect(error).toBeUndefined();
-		expect(JSON.parse(String(sandbox.state.posts[0].settings))).toMatchObject({ community: '12345678901234567890', price: '1.50', count: 42, flag: true });
+		expect(JSON.parse(String(suite.sandbox.state.posts[0].settings))).toMatchObject({ community: '12345678901234567890', price: '1.50', count: 42, flag: true });
 	});
 
 	test('a refused post gives the service\'s messages, all of them, and nothing else', async () => {
@@ -106,7 +92,7 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 	});
 
 	test('the old form of tags (plain strings) is what the real backend refuses', async () => {
-		const response = await fetch(`${url}/api/public/v1/posts`, {
+		const response = await fetch(`${suite.url}/api/public/v1/posts`, {
 			method: 'POST',
 			headers: { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json' },
 			body: JSON.stringify({ type: 'now', date: new Date().toISOString(), shortLink: false, tags: ['launch'], posts: [{ integration: { id: 'ch_x' }, value: [{ content: 'Hello there', image: [] }], settings: { __type: 'x', who_can_reply_post: 'everyone' } }] }),
@@ -117,12 +103,12 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 
 	test('Post → Delete: { id, deleted: true } and nothing of the service\'s answer ({ error: true } on the real backend)', async () => {
 		await createPost({ channels: ['ch_x', 'ch_linkedin'] });
-		const [first] = sandbox.state.posts;
+		const [first] = suite.sandbox.state.posts;
 		const { error, items } = await run({ resource: 'post', operation: 'delete', postId: id(String(first.id)) });
 		expect(error).toBeUndefined();
 		expect(items).toEqual([{ id: first.id, deleted: true }]);
 		// One group per create here, one per channel there.
-		expect(sandbox.state.posts).toHaveLength(postiz ? 1 : 0);
+		expect(suite.sandbox.state.posts).toHaveLength(postiz ? 1 : 0);
 	});
 
 	test('Post → Delete of an unknown id: not found (404), or the 500 the real backend gives, read as "not found or not yours?"', async () => {
@@ -138,7 +124,7 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 		expect(items).toEqual([{ id: 'ch_instagram', disconnected: true }]);
 		// The real backend's answer carried the channel's tokens and instance login (the sandbox's end in "-secret").
 		expect(JSON.stringify(items)).not.toContain('secret');
-		expect(sandbox.state.channels.map((channel) => channel.id)).toEqual(['ch_x', 'ch_linkedin']);
+		expect(suite.sandbox.state.channels.map((channel) => channel.id)).toEqual(['ch_x', 'ch_linkedin']);
 	});
 
 	test('Channel → Disconnect of an unknown channel names it', async () => {
@@ -166,7 +152,7 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 	])('Import From URL refuses %s before sending', async (address, reason) => {
 		const { error } = await run({ resource: 'media', operation: 'importFromUrl', url: address });
 		expect(error?.message).toBe(`"URL" is not a public address: it points to ${reason}`);
-		expect(sandbox.state.counts.requests).toBe(0);
+		expect(suite.sandbox.state.counts.requests).toBe(0);
 	});
 
 	test.each(['https://example.com/a.png', 'http://[2001:db8::1]/a.png', 'http://8.8.8.8/a.png', 'http://[::ffff:8.8.8.8]/a.png', 'http://172.32.0.1/a.png', 'http://intranet.local/a.png'])(
@@ -192,7 +178,7 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 		const imported = (await run({ resource: 'media', operation: 'importFromUrl', url: 'https://example.com/a.png' })).items[0];
 		const { error } = await createPost({ media: { files: [{ source: 'library', mediaId: String(imported.id) }] } });
 		if (postiz) expect(error?.message).toBe('This instance has no media library to list (GET /media answered 404)');
-		else expect(sandbox.state.posts[0].image).toEqual([{ id: imported.id, path: imported.path }]);
+		else expect(suite.sandbox.state.posts[0].image).toEqual([{ id: imported.id, path: imported.path }]);
 	});
 
 	test('Post → Find Free Slot: a UTC time, with or without a zone, comes out with Z', async () => {

@@ -3,39 +3,25 @@
  * spec allows and our friendliest settings never do: a list sorted by last update with no time
  * fields, and 200 answers with no generations in them.
  */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
-import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
 
-import { createSandbox, type Sandbox } from '../helpers/sandbox';
+import { sandboxForSuite } from '../helpers/sandbox';
 import { activeTrigger, triggerWorkflow } from '../helpers/harness';
 
-let sandbox: Sandbox;
-let url: string;
-let credentials: Record<string, ICredentialDataDecryptedObject>;
 const headers = { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json' };
-
-beforeAll(async () => {
-	nock.enableNetConnect('127.0.0.1');
-	sandbox = createSandbox({ queuedMs: 1e9, runningMs: 0, buckets: { studio: { limit: 1e6 } } });
-	url = await sandbox.listen();
-	credentials = { socialContentApi: { instanceUrl: url, apiKey: 'sk_sandbox_demo_key' } };
-});
-afterAll(async () => {
-	await sandbox.close();
-	nock.restore();
-});
+const suite = sandboxForSuite({ queuedMs: 1e9, runningMs: 0, buckets: { studio: { limit: 1e6 } } });
 
 const start = async () =>
-	String(((await (await fetch(`${url}/api/public/v1/studio/generations`, { method: 'POST', headers, body: JSON.stringify({ formatId: 'wall_of_text', input: { hook: 'x' } }) })).json()) as IDataObject).id);
-const control = async (what: 'finish' | 'touch', ids: string[]) => await fetch(`${url}/__sandbox/${what}`, { method: 'POST', headers, body: JSON.stringify({ ids }) });
+	String(((await (await fetch(`${suite.url}/api/public/v1/studio/generations`, { method: 'POST', headers, body: JSON.stringify({ formatId: 'wall_of_text', input: { hook: 'x' } }) })).json()) as IDataObject).id);
+const control = async (what: 'finish' | 'touch', ids: string[]) => await fetch(`${suite.url}/__sandbox/${what}`, { method: 'POST', headers, body: JSON.stringify({ ids }) });
 
 test('sorted by last update, no time fields, 200 answers with no list: only new generations fire, once', async () => {
-	Object.assign(sandbox.config, { generationTimestamps: false, generationOrder: 'update' });
-	sandbox.state.credits = 1000;
+	Object.assign(suite.sandbox.config, { generationTimestamps: false, generationOrder: 'update' });
+	suite.sandbox.state.credits = 1000;
 	const old: string[] = [];
 	for (let i = 0; i < 30; i++) old.push(await start());
 	await control('finish', old);
-	const trigger = activeTrigger(triggerWorkflow({ events: ['done'] }), credentials);
+	const trigger = activeTrigger(triggerWorkflow({ events: ['done'] }), suite.credentials);
 	expect(await trigger.poll()).toBeNull(); // the baseline
 
 	const fired: string[] = [];
@@ -43,7 +29,7 @@ test('sorted by last update, no time fields, 200 answers with no list: only new 
 	await control('touch', [old[0], old[7], old[29]]); // old ones jump to the top of the list
 	await pollOnce();
 	for (const body of [[], '', { data: {} }, { generations: null }, { ok: true }]) {
-		sandbox.state.faults.push({ kind: 'status', status: 200, body, method: 'GET', path: 'studio/generations$', count: 1 });
+		suite.sandbox.state.faults.push({ kind: 'status', status: 200, body, method: 'GET', path: 'studio/generations$', count: 1 });
 		await pollOnce();
 		await pollOnce();
 	}
