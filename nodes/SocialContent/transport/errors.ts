@@ -305,16 +305,17 @@ export function brokenDownloadError(
 	node: INode,
 	connection: Connection,
 	request: RequestLine,
-	cause: { error: unknown; tries: number },
+	cause: { error: unknown; tries: number; stalledAfterMs?: number },
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(cause.error);
+	const stalled = cause.stalledAfterMs !== undefined ? `stalled: no data came for ${Math.round(cause.stalledAfterMs / 1000)} s (the Timeout)` : undefined;
 	return new NodeApiError(
 		node,
 		{ networkErrorCode: code },
 		{
-			message: `The download of ${request.path} from ${connection.host} broke off before its end`,
-			description: `${request.method} ${request.path} failed${code ? ` (${code})` : ''}; nothing of it was kept. It was tried ${cause.tries} time${cause.tries === 1 ? '' : 's'}. The connection to the file server broke: try again later.`,
+			message: `The download of ${request.path} from ${connection.host} ${stalled ?? 'broke off before its end'}`,
+			description: `${request.method} ${request.path} failed${code ? ` (${code})` : ''}; nothing of it was kept. It was tried ${cause.tries} time${cause.tries === 1 ? '' : 's'}. ${stalled ? 'The file server stopped sending: try again later, or raise the Timeout (Request Options) for a slow server.' : 'The connection to the file server broke: try again later.'}`,
 			itemIndex,
 		},
 	);

@@ -42,7 +42,7 @@ export async function exchange(
 	pacer: RequestPacer,
 ): Promise<RawResponse> {
 	const ctx = run.n8n;
-	const limits = withinDeadline(limitsOf(ctx, itemIndex), run.deadlineMs);
+	const limits = requestLimits(run, itemIndex);
 	const sendOnce = async () =>
 		await sendAuthenticated(ctx, connection, { ...options, timeout: limits.timeoutMs }, { followOffInstance: request.download === true });
 	const isRead = request.method === 'GET';
@@ -105,6 +105,11 @@ export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): Reques
 		maxRateLimitWaitMs: Math.max(0, seconds(given.maxRateLimitWait, DEFAULT_LIMITS.maxRateLimitWaitMs) || 0) * 1000,
 		timeoutMs: Math.max(1, seconds(given.timeout, DEFAULT_LIMITS.timeoutMs) || 120) * 1000,
 	};
+}
+
+/** The limits of one request of a run: the node's Request Options, within the run's deadline. */
+export function requestLimits(run: RunContext, itemIndex: number | undefined): RequestLimits {
+	return withinDeadline(limitsOf(run.n8n, itemIndex), run.deadlineMs);
 }
 
 /** Limits no longer than the time a run has left, when it has a deadline (a trigger poll's budget). */

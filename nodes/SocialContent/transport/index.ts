@@ -13,7 +13,7 @@ import {
 	type RequestSubject,
 } from './errors';
 import { locationOf } from './connection';
-import { bodyText, cancelSignalOf, exchange, parseAnswer, READ_RETRY_DELAYS_MS } from './exchange';
+import { bodyText, cancelSignalOf, exchange, parseAnswer, READ_RETRY_DELAYS_MS, requestLimits } from './exchange';
 import { StreamingForm } from './multipart';
 import { RequestPacer } from './pacing';
 import type { RunContext } from './runContext';
@@ -98,6 +98,8 @@ export interface DownloadedFile {
 	mimeType: string | undefined;
 	/** The file name from Content-Disposition or the URL's last segment. */
 	fileName: string | undefined;
+	/** Set when the body went silent for the Timeout and was ended for it (ms of silence). */
+	stalledAfterMs?: number;
 }
 
 /**
@@ -128,15 +130,67 @@ export async function downloadFile(run: RunContext, location: string, itemIndex?
 		const failed = { statusCode: response.statusCode, body, method: 'GET', path: url.pathname, location: locationOf(response) };
 		throw statusError(run.n8n.getNode(), connection, failed, itemIndex);
 	}
+	const file: Partial<DownloadedFile> = {};
+	endOnSilence(response.body as FileStream, requestLimits(run, itemIndex).timeoutMs, file, cancelSignalOf(run.n8n));
 	const disposition = String(response.headers['content-disposition'] ?? '');
 	const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
 	const lastSegment = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '');
 	const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
-	return {
+	return Object.assign(file, {
 		data: response.body as FileStream,
 		mimeType: contentType || undefined,
 		fileName: named ?? (lastSegment || undefined),
+	});
+}
+
+/** What the watch below uses of a body stream. */
+interface WatchedBody {
+	push: (chunk: unknown, encoding?: string) => boolean;
+	destroy: (error: Error) => unknown;
+	emit: (event: string, value: unknown) => boolean;
+	on: (event: string, listener: () => void) => unknown;
+	once: (event: string, listener: () => void) => unknown;
+	readableLength?: number;
+	readableHighWaterMark?: number;
+}
+
+/**
+ * Ends a body that goes silent for `idleMs` at any point with a network error: n8n's Timeout
+ * covers only the wait for the headers, so a file server that sends headers and then nothing
+ * would hold the item (or the trigger's poll) for ever. Every chunk that arrives restarts the
+ * count, so a slow but moving download is never cut; nor is one whose reader is busy (its
+ * buffer full: the silence is ours, not the server's).
+ */
+function endOnSilence(body: FileStream, idleMs: number, file: Partial<DownloadedFile>, signal?: AbortSignal): void {
+	const stream = body as unknown as WatchedBody;
+	if (typeof stream.push !== 'function' || typeof stream.destroy !== 'function') return;
+	let lastDataMs = Date.now();
+	let ended = false;
+	const push = stream.push.bind(stream);
+	stream.push = (chunk, encoding) => {
+		lastDataMs = Date.now();
+		return push(chunk, encoding);
 	};
+	for (const event of ['end', 'close', 'error']) stream.once(event, () => (ended = true));
+	const checkEveryMs = Math.max(50, Math.min(1000, idleMs / 4));
+	const watch = async () => {
+		while (!ended && !signal?.aborted) {
+			await abortableWait(checkEveryMs, signal);
+			if (ended) return;
+			if ((stream.readableLength ?? 0) >= (stream.readableHighWaterMark ?? Infinity)) lastDataMs = Date.now();
+			if (Date.now() - lastDataMs >= idleMs) {
+				file.stalledAfterMs = idleMs;
+				const error = Object.assign(new Error(`no data for ${Math.round(idleMs / 1000)} s`), { code: 'ETIMEDOUT' });
+				// The reader learns at once; destroying a fetch body may wait on the silent connection
+				// before it reports anything (a second report then finds this listener, not a crash).
+				stream.on('error', () => undefined);
+				stream.emit('error', error);
+				stream.destroy(error);
+				return;
+			}
+		}
+	};
+	watch().catch(() => undefined); // cancelled with the execution: the body goes with it
 }
 
 /**
@@ -165,7 +219,7 @@ export async function saveDownload<T>(
 			}
 			const connection = await run.connectionFor(itemIndex);
 			const path = new URL(location, `${connection.appURL}/`).pathname;
-			throw brokenDownloadError(run.n8n.getNode(), connection, { method: 'GET', path }, { error, tries }, itemIndex);
+			throw brokenDownloadError(run.n8n.getNode(), connection, { method: 'GET', path }, { error, tries, stalledAfterMs: file.stalledAfterMs }, itemIndex);
 		}
 	}
 }
