@@ -1,12 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_PATH, APP_URL, api } from './fixtures';
+import { POST_RECORD_SHAPES } from './shapeGuesses';
 
 export const POSTS_PATH = `${API_PATH}/posts`;
 
 /**
  * How the service answers `GET /posts`. The spec shows none of the post record ("Responses of
- * GET /posts …: not shown"), so the trigger runs against each plausible answer:
+ * GET /posts …: not shown"), so the trigger runs against each plausible answer (the records'
+ * forms are in shapeGuesses.ts, POST_RECORD_SHAPES):
  * - 'spec': `{ posts }`, a lowercase `status`, `url`, `publishedAt`, a failure `error`, the
  *   channel by id (`integration: "ch_x"`);
  * - 'postiz': the real backend's list query: `{ posts }`, `state` (QUEUE, PUBLISHED, ERROR,
@@ -14,6 +16,12 @@ export const POSTS_PATH = `${API_PATH}/posts`;
  * - 'bare': a bare array, `status` in title case, `permalink`, the channel under `channelId`.
  */
 export type PostShape = 'spec' | 'postiz' | 'bare';
+
+const RECORD_SHAPE: Record<PostShape, keyof typeof POST_RECORD_SHAPES.shapes> = {
+	spec: 'lowercase status, url, publishedAt, error, the channel by id (integration)',
+	postiz: 'the real backend: state QUEUE/PUBLISHED/ERROR/DRAFT, releaseURL, integration object',
+	bare: 'title-case status, permalink, text, date, the channel by id (channelId)',
+};
 
 interface Post {
 	id: string;
@@ -100,17 +108,8 @@ export class PostService {
 	}
 
 	private record(post: Post): IDataObject {
-		const date = new Date(post.dateMs).toISOString();
-		if (this.shape === 'postiz') {
-			const channel = CHANNELS.find((entry) => entry.id === post.channel)!;
-			const state = { scheduled: 'QUEUE', draft: 'DRAFT', published: 'PUBLISHED', failed: 'ERROR' }[post.status];
-			return { id: post.id, content: post.content, publishDate: date, releaseURL: post.url ?? null, state, intervalInDays: null, group: `grp_${post.id}`, tags: [], integration: { id: channel.id, providerIdentifier: channel.identifier, name: channel.name, picture: null } };
-		}
-		if (this.shape === 'bare') {
-			const status = post.status.charAt(0).toUpperCase() + post.status.slice(1);
-			return { id: post.id, text: post.content, date, status, permalink: post.url ?? null, channelId: post.channel };
-		}
-		return { id: post.id, content: post.content, publishDate: date, status: post.status, url: post.url ?? null, publishedAt: post.publishedMs ? new Date(post.publishedMs).toISOString() : null, error: post.error ?? null, integration: post.channel };
+		const channel = CHANNELS.find((entry) => entry.id === post.channel)!;
+		return POST_RECORD_SHAPES.shapes[RECORD_SHAPE[this.shape]]({ ...post, channel });
 	}
 
 	/** nock interceptors for the list and the channel list. */

@@ -3,7 +3,8 @@
  * is a guess, not the spec: each group quotes the spec's "not shown" it stands for. Tests that feed
  * the node such an answer take its shape from here, so a reader can tell contract from assumption.
  * The node's side of each guess: actions/items.ts (lists), actions/shared/paging.ts (pages),
- * actions/shared/formats.ts (format records), actions/shared/formatInputs.ts (a format's inputs).
+ * actions/shared/formats.ts (format records), actions/shared/formatInputs.ts (a format's inputs),
+ * actions/shared/posts.ts (post records).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -70,4 +71,55 @@ export const FORMAT_INPUT_SHAPES = {
 		'a map of name → type': { prompt: 'string', seconds: 'number' },
 		'a JSON Schema': { type: 'object', properties: { prompt: { type: 'string' }, seconds: { type: 'integer' } }, required: ['prompt'] },
 	} as Record<string, unknown>,
+};
+
+/** What a post is, in the forms its record may take. */
+export interface PostFacts {
+	id: string;
+	status: 'scheduled' | 'draft' | 'published' | 'failed';
+	content: string;
+	dateMs: number;
+	channel: { id: string; name: string; identifier: string };
+	url?: string;
+	error?: string;
+	publishedMs?: number;
+}
+
+type PostRecord = (post: PostFacts) => IDataObject;
+
+/** A post record in a GET /posts answer (the list around it: LIST_SHAPES). */
+export const POST_RECORD_SHAPES = {
+	spec: ['"Post | post creation returns one item per channel carrying `postId` | Fields of the post record in lists: not shown."'],
+	shapes: {
+		// The real backend's list query (posts.repository.ts, getPosts): no failure reason, no creation time.
+		'the real backend: state QUEUE/PUBLISHED/ERROR/DRAFT, releaseURL, integration object': (post) => ({
+			id: post.id,
+			content: post.content,
+			publishDate: new Date(post.dateMs).toISOString(),
+			releaseURL: post.url ?? null,
+			state: { scheduled: 'QUEUE', draft: 'DRAFT', published: 'PUBLISHED', failed: 'ERROR' }[post.status],
+			intervalInDays: null,
+			group: `grp_${post.id}`,
+			tags: [],
+			integration: { id: post.channel.id, providerIdentifier: post.channel.identifier, name: post.channel.name, picture: null },
+		}),
+		'lowercase status, url, publishedAt, error, the channel by id (integration)': (post) => ({
+			id: post.id,
+			content: post.content,
+			publishDate: new Date(post.dateMs).toISOString(),
+			status: post.status,
+			url: post.url ?? null,
+			publishedAt: post.publishedMs ? new Date(post.publishedMs).toISOString() : null,
+			error: post.error ?? null,
+			integration: post.channel.id,
+		}),
+		'title-case status, permalink, text, date, the channel by id (channelId)': (post) => ({
+			id: post.id,
+			text: post.content,
+			date: new Date(post.dateMs).toISOString(),
+			status: post.status.charAt(0).toUpperCase() + post.status.slice(1),
+			permalink: post.url ?? null,
+			channelId: post.channel.id,
+		}),
+	} satisfies Record<string, PostRecord>,
 };

@@ -3,9 +3,9 @@
  * so each plausible form must give the same output.
  */
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
-import { FORMAT_INPUT_SHAPES, FORMAT_SHAPES, LIST_SHAPES, PAGE_SHAPES } from '../helpers/shapeGuesses';
+import { FORMAT_INPUT_SHAPES, FORMAT_SHAPES, LIST_SHAPES, PAGE_SHAPES, POST_RECORD_SHAPES, type PostFacts } from '../helpers/shapeGuesses';
 import { API_PATH, api, apiKeyCredentials, NODE, runAction } from '../helpers/fixtures';
-import { ACTION_NODE_TYPE, loadOptionsContextFor } from '../helpers/harness';
+import { ACTION_NODE_TYPE, loadOptionsContextFor, poll, triggerWorkflow } from '../helpers/harness';
 
 const listCases = Object.entries(LIST_SHAPES.shapes);
 const pageCases = Object.entries(PAGE_SHAPES.shapes);
@@ -118,5 +118,22 @@ describe('format inputs: every shape gives the same fields in Start Generation',
 		expect(fields.map((field) => field.required)).toEqual(saysMore ? [true, false] : [false, false]);
 		// A list of names says no type: the field is untyped (its text is read as typed).
 		expect(fields[1].type).toBe(/names|comma/.test(shape) ? undefined : 'number');
+	});
+});
+
+describe('post records: every shape gives the same trigger item (Fetch Test Event) and picker label', () => {
+	const channel = { id: 'ch_x', name: 'Acme on X', identifier: 'x' };
+	const dateMs = Date.parse('2026-11-20T10:00:00.000Z');
+	const posts: PostFacts[] = [
+		{ id: 'p_out', status: 'published', content: 'Launch day', dateMs, channel, url: 'https://x.com/acme/status/1', publishedMs: dateMs },
+		{ id: 'p_failed', status: 'failed', content: 'Second', dateMs: dateMs - 60_000, channel, error: 'duplicate content' },
+	];
+	test.each(Object.entries(POST_RECORD_SHAPES.shapes) as Array<[string, (post: PostFacts) => object]>)('%s', async (_shape, record) => {
+		api().get(`${API_PATH}/posts`).query(true).times(2).reply(200, { posts: posts.map((post) => record(post)) });
+		api().get(`${API_PATH}/integrations`).reply(200, [channel]);
+		const published = await poll(triggerWorkflow({ events: ['postPublished'] }), apiKeyCredentials, 'manual');
+		expect(published?.[0][0].json).toMatchObject({ id: 'p_out', state: 'published', channel: { id: 'ch_x', name: 'Acme on X', network: 'x' }, date: '2026-11-20T10:00:00.000Z', url: 'https://x.com/acme/status/1', text: 'Launch day' });
+		const failed = await poll(triggerWorkflow({ events: ['postFailed'] }), apiKeyCredentials, 'manual');
+		expect(failed?.[0][0].json).toMatchObject({ id: 'p_failed', state: 'failed', url: null });
 	});
 });
