@@ -5,12 +5,13 @@ import type { N8n } from './n8n';
 import { API_CREDENTIAL } from './workflows';
 
 const NODE_TYPE = { name: 'n8n-nodes-social-content.socialContent', version: 1 };
+const TRIGGER_TYPE = { name: 'n8n-nodes-social-content.socialContentTrigger', version: 1 };
 
-async function ask(n8n: N8n, endpoint: string, methodName: string, path: string, parameters: IDataObject): Promise<unknown> {
+async function ask(n8n: N8n, endpoint: string, methodName: string, path: string, parameters: IDataObject, nodeType = NODE_TYPE): Promise<unknown> {
 	const answer = await n8n.rest('POST', `/dynamic-node-parameters/${endpoint}`, {
 		path,
 		methodName,
-		nodeTypeAndVersion: NODE_TYPE,
+		nodeTypeAndVersion: nodeType,
 		currentNodeParameters: { authentication: 'apiKey', ...parameters },
 		credentials: { socialContentApi: API_CREDENTIAL },
 	});
@@ -49,6 +50,11 @@ export async function textPerChannelChoices(n8n: N8n, channels: string[]): Promi
 	return (await ask(n8n, 'options', 'getPostChannels', 'parameters.options.channelTexts.text.channel', { resource: 'post', operation: 'create', channels })) as IDataObject[];
 }
 
+/** The trigger's Channel Names or IDs, shown for the post events. */
+export async function triggerChannelChoices(n8n: N8n): Promise<IDataObject[]> {
+	return (await ask(n8n, 'options', 'getChannels', 'parameters.channels', { events: ['postPublished', 'postFailed'] }, TRIGGER_TYPE)) as IDataObject[];
+}
+
 /** "15 Jan 2027 10:00 GMT-5": a date in the workflow's zone, the zone shown. */
 const PICKER_DATE = /\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} [A-Z][A-Za-z0-9+-]*/;
 
@@ -68,6 +74,7 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 	expect((await formatList(n8n)).find((format) => format.value === 'image_fast')).toEqual({ name: 'Image (fast) · 1 credit', value: 'image_fast', description: 'Needs: Prompt' });
 	expect((await settingTargets(n8n)).map((option) => option.name)).toEqual(expect.arrayContaining(['All X Channels', 'All LinkedIn Channels', 'Sandbox on X · X']));
 	expect(await textPerChannelChoices(n8n, ['ch_x'])).toEqual([{ name: 'Sandbox on X · X', value: 'ch_x' }]);
+	expect(await triggerChannelChoices(n8n)).toEqual(expect.arrayContaining([{ name: 'Sandbox on X · X', value: 'ch_x' }]));
 }
 
 /** The pickers over what exists (run after workflows made generations and posts): named as the lists name things. */
