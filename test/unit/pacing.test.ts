@@ -126,6 +126,29 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		expect(result.refused / result.sent).toBeLessThanOrEqual(0.05);
 	});
 
+	test.each([false, true].flatMap((whole) => [1, 10].map((concurrency) => [whole ? 'whole seconds' : 'fractions', whole, concurrency] as const)))(
+		'squeezed, then released (a bucket shared from 10 s to 40 s), retryAfter in %s, %i at once: back to the allowed rate within seconds',
+		(_name, whole, concurrency) => {
+			let tokens = 20;
+			let last = 0;
+			const limiter: Limiter = (now) => {
+				const rate = now >= 10_000 && now < 40_000 ? 5 : 20;
+				tokens = Math.min(20, tokens + ((now - last) / 1000) * rate);
+				last = now;
+				if (tokens >= 1) {
+					tokens -= 1;
+					return undefined;
+				}
+				return (1 - tokens) / rate;
+			};
+			const result = simulate(limiter, whole, concurrency, 2000);
+			const idealSeconds = 40 + (2000 - 350) / 20;
+			console.log(`squeeze then release, ${whole ? 'whole seconds' : 'fractions'}, ${concurrency} at once: ${result.seconds.toFixed(1)} s (ideal ${idealSeconds}), 429 ${result.refused} of ${result.sent}`);
+			expect(idealSeconds / result.seconds).toBeGreaterThanOrEqual(0.67);
+			expect(result.refused / result.sent).toBeLessThanOrEqual(0.05);
+		},
+	);
+
 	test('a service that refuses everything for a while does not slow the run to a crawl afterwards', () => {
 		let open = false;
 		const bucket = tokenBucket(20, 20);

@@ -44,6 +44,10 @@ export class RequestPacer {
 	private floor = 0;
 	/** Lowest pace that drew a 429. */
 	private ceiling = Infinity;
+	/** Highest pace that ever held: where a squeeze came down from. */
+	private bestFloor = 0;
+	/** When the last 429 arrived. */
+	private lastRefusalAt = 0;
 	/** 429s in a row at the confirmed pace. */
 	private floorFailures = 0;
 	private acceptedCount = 0;
@@ -85,6 +89,7 @@ export class RequestPacer {
 		const likelyWaitMs = coarse ? Math.max(waitMs - COARSE_ROUNDING_MS, MIN_RATE_LIMIT_WAIT_MS) : waitMs;
 		// Sent before the last change: the run is already paused, and it says nothing about the pace.
 		if (!this.isCurrent(ticket)) return likelyWaitMs;
+		this.lastRefusalAt = now;
 		this.pausedUntil = Math.max(this.pausedUntil, now + likelyWaitMs);
 		this.nextSlotAt = this.pausedUntil;
 		this.epoch++;
@@ -124,6 +129,8 @@ export class RequestPacer {
 		if (this.floor > 0 && pace <= this.floor * 1.01) {
 			this.floorFailures++;
 			this.floor = pace * (this.floorFailures > 1 ? BACKOFF_AGAIN : BACKOFF);
+			// What got through since is well below the pace: the limit came down, follow it.
+			if (sinceSet > MIN_RATE && sinceSet < pace * SQUEEZE_RATIO) this.floor = Math.min(this.floor, sinceSet * MARGIN);
 		} else if (sinceSet > MIN_RATE) {
 			this.floor = Math.max(this.floor, Math.min(sinceSet * MARGIN, pace * BACKOFF));
 		}
@@ -135,6 +142,17 @@ export class RequestPacer {
 		if (now - (this.segment.start ?? now) < CONFIRM_MS) return;
 		if (this.rate > this.floor) this.floorFailures = 0;
 		this.floor = Math.max(this.floor, this.rate);
+		this.bestFloor = Math.max(this.bestFloor, this.floor);
+		// Squeezed (the limit came down well below a pace that held, a bucket shared for a while):
+		// a while after the last 429 the ceiling is forgotten and the pace climbs back towards the
+		// best one, in case the squeeze is over. A steady limit is never squeezed, so never re-probed.
+		const squeezed = this.ceiling < this.bestFloor * SQUEEZE_RATIO;
+		if (squeezed && now - this.lastRefusalAt >= SQUEEZE_HOLD_MS) {
+			this.ceiling = Infinity;
+			this.setRate(Math.min(this.rate * PROBE_STEP, this.bestFloor));
+			this.segment.start = now;
+			return;
+		}
 		const costly = (this.refusalCostMs / 1000) * this.rate >= COSTLY_REFUSAL_REQUESTS;
 		if (this.ceiling / this.floor < (costly ? SETTLED_RATIO_COSTLY : SETTLED_RATIO)) return;
 		this.setRate(Number.isFinite(this.ceiling) ? Math.sqrt(this.floor * this.ceiling) : this.rate * (costly ? PROBE_STEP_COSTLY : PROBE_STEP));
@@ -170,6 +188,10 @@ const SETTLED_RATIO = 1.05;
 const SETTLED_RATIO_COSTLY = 1.12;
 /** A 429 is costly when its wait is worth this many requests at the current pace. */
 const COSTLY_REFUSAL_REQUESTS = 4;
+/** A ceiling under this share of the best pace that held: the limit was squeezed (shared for a while). */
+const SQUEEZE_RATIO = 0.85;
+/** How long after the last 429 a squeezed pace starts climbing back. */
+const SQUEEZE_HOLD_MS = 10_000;
 /** Busy time below which what got through says nothing about the rate. */
 const MEASURE_MIN_MS = 2000;
 /**
