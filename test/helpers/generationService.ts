@@ -160,7 +160,8 @@ export class GenerationService {
 				this.requests.push(uri);
 				if (this.listFailures > 0) {
 					this.listFailures--;
-					return [this.listFailStatus, this.listFailStatus === 429 ? { code: 'RATE_LIMITED', bucket: 'studio', limit: 1, retryAfter: 999 } : { msg: 'down' }];
+					if (this.listFailStatus === 429) return [429, { code: 'RATE_LIMITED', bucket: 'studio', limit: 1, retryAfter: 999 }, { 'Retry-After': '999' }];
+					return [this.listFailStatus, { msg: 'down' }];
 				}
 				const answer = this.listAnswers.shift();
 				if (answer) return answer;

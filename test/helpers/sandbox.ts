@@ -10,6 +10,8 @@ export interface SandboxState extends IDataObject {
 	media: IDataObject[];
 	faults: IDataObject[];
 	authHeaders: string[];
+	/** Each request to a rate-limited route: when it arrived, and for a 429 the wait it asked (ms). */
+	rateLog: Array<{ at: number; askedMs?: number }>;
 	credits: number;
 }
 

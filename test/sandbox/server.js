@@ -35,11 +35,14 @@ const DEFAULTS = {
 	 * Rate limits per bucket, where the spec is silent on the limiter and units: `limit` requests per
 	 * second with a burst of `burst` (default `limit`; a token bucket), or, with `windowMs`, `limit`
 	 * requests per fixed window of that many ms, or per sliding window with `sliding: true`.
-	 * `retryAfter` in the 429 body: 'fraction' (exact seconds, 0.05) or 'whole' (seconds rounded up,
-	 * as an HTTP Retry-After header gives them).
+	 * `retryAfter` in the 429 body: 'fraction' (exact seconds, 0.05), 'whole' (seconds rounded up,
+	 * as an HTTP Retry-After header gives them) or 'ms' (whole milliseconds, rounded up); with
+	 * `retryAfterHeader`, also the standard `Retry-After` header (whole seconds, rounded up). An
+	 * hourly quota: `{ limit: 5, windowMs: 3_600_000 }` with 'whole'.
 	 */
 	buckets: { default: { limit: 100 }, hooks: { limit: 20 }, studio: { limit: 20 } },
 	retryAfter: 'fraction',
+	retryAfterHeader: false,
 	/** features answering 503 */
 	disabled: [],
 	mediaPageSize: 20,
@@ -152,6 +155,8 @@ function createSandbox(options = {}) {
 			brandRead: false,
 			/** the Authorization header of each API request, for tests */
 			authHeaders: [],
+			/** each request to a rate-limited route: when it arrived, and for a 429 the wait it asked (ms) */
+			rateLog: [],
 		};
 		state.files.set('/uploads/avatar.png', { data: tinyPng(), mime: 'image/png' });
 	}
@@ -205,35 +210,47 @@ function createSandbox(options = {}) {
 		const waitSeconds = bucket.windowMs ? (bucket.sliding ? slidingWait : windowWait)(bucketName, bucket) : bucketWait(bucketName, bucket);
 		if (waitSeconds === undefined) return undefined;
 		state.counts.rateLimited++;
-		const retryAfter = config.retryAfter === 'whole' ? Math.max(1, Math.ceil(waitSeconds)) : Number(Math.max(0.01, waitSeconds).toFixed(3));
-		return { code: 'RATE_LIMITED', bucket: bucketName, limit: bucket.limit, retryAfter };
+		const retryAfter =
+			config.retryAfter === 'whole' ? Math.max(1, Math.ceil(waitSeconds)) : config.retryAfter === 'ms' ? Math.max(1, Math.ceil(waitSeconds * 1000)) : Number(Math.max(0.01, waitSeconds).toFixed(3));
+		const askedMs = config.retryAfter === 'ms' ? retryAfter : retryAfter * 1000;
+		return { body: { code: 'RATE_LIMITED', bucket: bucketName, limit: bucket.limit, retryAfter }, askedMs };
 	}
 
-	/** Token bucket: `limit` a second, burst `burst` (or `limit`). Seconds until a token, or undefined when one is taken. */
+	/**
+	 * Token bucket: `limit` a second, burst `burst` (or `limit`). Seconds until a token, or undefined
+	 * when one is taken. With `squeeze: { fromMs, toMs, limit }` the bucket is shared (refills at
+	 * that `limit`) from `fromMs` to `toMs` after its first request, then freed.
+	 */
 	function bucketWait(bucketName, bucket) {
 		const now = Date.now();
 		const burst = bucket.burst ?? bucket.limit;
 		let b = state.buckets.get(bucketName);
 		if (!b) {
-			b = { tokens: burst, at: now };
+			b = { tokens: burst, at: now, startedAt: now };
 			state.buckets.set(bucketName, b);
 		}
-		b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * bucket.limit);
+		const since = now - b.startedAt;
+		const rate = bucket.squeeze && since >= bucket.squeeze.fromMs && since < bucket.squeeze.toMs ? bucket.squeeze.limit : bucket.limit;
+		b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * rate);
 		b.at = now;
 		if (b.tokens >= 1) {
 			b.tokens -= 1;
 			return undefined;
 		}
-		return (1 - b.tokens) / bucket.limit;
+		return (1 - b.tokens) / rate;
 	}
 
-	/** Fixed window: `limit` per `windowMs`, counted from the epoch. Seconds until the next window. */
+	/**
+	 * Fixed window: `limit` per `windowMs`, counted from the epoch (with `anchored`, from the
+	 * bucket's first request: an hourly quota that has just begun). Seconds until the next window.
+	 */
 	function windowWait(bucketName, bucket) {
 		const now = Date.now();
-		const start = Math.floor(now / bucket.windowMs) * bucket.windowMs;
+		const origin = bucket.anchored ? (state.buckets.get(bucketName)?.origin ?? now) : 0;
+		const start = origin + Math.floor((now - origin) / bucket.windowMs) * bucket.windowMs;
 		let w = state.buckets.get(bucketName);
 		if (!w || w.start !== start) {
-			w = { start, count: 0 };
+			w = { start, count: 0, origin };
 			state.buckets.set(bucketName, w);
 		}
 		if (w.count < bucket.limit) {
@@ -314,8 +331,14 @@ function createSandbox(options = {}) {
 		const feature = route.split('/')[1];
 		if (config.disabled.includes(feature)) return json(503, { msg: `${feature} is not configured on this instance` });
 		const bucketName = ['hooks', 'studio'].includes(feature) ? feature : 'default';
+		const arrivedAt = Date.now();
 		const limited = rateLimited(bucketName);
-		if (limited) return json(429, limited);
+		if (limited) {
+			state.rateLog.push({ at: arrivedAt, askedMs: limited.askedMs });
+			const header = config.retryAfterHeader ? { 'Retry-After': String(Math.max(1, Math.ceil(limited.askedMs / 1000))) } : {};
+			return send(429, limited.body, { 'Content-Type': 'application/json', ...header });
+		}
+		state.rateLog.push({ at: arrivedAt });
 		tick();
 		try {
 			return await api(req, url, route, json);

@@ -6,7 +6,7 @@ import nock from 'nock';
 import { sendAuthenticated } from '../../nodes/SocialContent/transport/connection';
 
 import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/SocialContent/transport';
-import { retryAfter } from '../../nodes/SocialContent/transport/rateLimit';
+import { RetryAfterUnit, retryAfter } from '../../nodes/SocialContent/transport/rateLimit';
 import { downloadEvents } from '../helpers/probeNode';
 import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';
@@ -163,18 +163,34 @@ describe('transport: 429', () => {
 		scope.done();
 	});
 
-	test('past the user cap: an error naming the bucket, the limit and retryAfter', async () => {
+	test('past the user cap: an error naming the bucket, the limit and retryAfter (the header gives the unit: 1 request)', async () => {
 		let calls = 0;
 		api().get(PING).times(5).reply(() => {
 			calls++;
-			return [429, { code: 'RATE_LIMITED', bucket: 'public-api', limit: 60, retryAfter: 30 }];
+			return [429, { code: 'RATE_LIMITED', bucket: 'public-api', limit: 60, retryAfter: 30 }, { 'Retry-After': '30' }];
 		});
 		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 5 } });
 		const error = result.error as NodeApiError;
 		expect(error.message).toBe('Rate limited on bucket "public-api" (limit 60); retryAfter 30');
+		expect(error.description).toContain('asks to wait 30 s');
 		expect(error.description).toContain('Max Rate Limit Wait');
 		expect(error.httpCode).toBe('429');
 		expect(calls).toBe(1);
+	});
+
+	test('past the user cap with no header: read short (30 ms) until the service keeps refusing, then as seconds: 3 requests, then the error names 30 s', async () => {
+		const sentAt: number[] = [];
+		api().get(PING).times(5).reply(() => {
+			sentAt.push(Date.now());
+			return [429, { code: 'RATE_LIMITED', bucket: 'public-api', limit: 60, retryAfter: 30 }];
+		});
+		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 5 } });
+		const error = result.error as NodeApiError;
+		expect(error.description).toContain('asks to wait 30 s');
+		expect(sentAt).toHaveLength(3);
+		// Each short wait was waited in full (30 ms, to the millisecond; timers may fire a little late, never early).
+		expect(sentAt[1] - sentAt[0]).toBeGreaterThanOrEqual(30);
+		expect(sentAt[2] - sentAt[1]).toBeGreaterThanOrEqual(30);
 	});
 });
 
@@ -341,9 +357,11 @@ test('the harness catches a secret in run data (so every run above was checked)'
 
 describe('retryAfter', () => {
 	test.each([
-		[{ retryAfter: 2 }, {}, 2000],
+		// No header: a fraction is seconds; a whole number is read short (ms) until the run learns otherwise.
+		[{ retryAfter: 2 }, {}, 2],
 		[{ retryAfter: 0.5 }, {}, 500],
-		[{ retryAfter: '3' }, {}, 3000],
+		[{ retryAfter: '3' }, {}, 3],
+		[{ retryAfter: 200 }, {}, 200],
 		[{ retryAfter: 1500 }, {}, 1500],
 		[{ retryAfter: 0 }, {}, 0],
 		[{}, { 'retry-after': '4' }, 4000],
@@ -362,9 +380,39 @@ describe('retryAfter', () => {
 		expect(retryAfter(body, headers, Date.UTC(2030, 0, 1, 0, 0, 0)).ms).toBe(expected);
 	});
 
+	test('a whole number with no header, once the run counts seconds: seconds', () => {
+		expect(retryAfter({ retryAfter: 2 }, {}, 0, true)).toEqual({ ms: 2000, wholeSeconds: true });
+		expect(retryAfter({ retryAfter: 2 }, {}, 0, false)).toEqual({ ms: 2, wholeSeconds: false, asSecondsMs: 2000 });
+		expect(retryAfter({ retryAfter: 200 }, { 'retry-after': '1' }, 0, true).ms).toBe(200); // a header still decides
+	});
+
+	test('the unit switches to seconds after 3 refusals in a row that count down as seconds, never on one that does not', () => {
+		const unit = new RetryAfterUnit();
+		const streak = { count: 0, firstAt: 0, firstSecondsMs: 0 };
+		const short = (value: number) => retryAfter({ retryAfter: value }, {});
+		expect(unit.read(short(3600), streak, 0).ms).toBe(3600);
+		expect(unit.read(short(3596), streak, 3600).ms).toBe(3596);
+		expect(unit.inSeconds).toBe(false);
+		expect(unit.read(short(3593), streak, 7200)).toEqual({ ms: 3_593_000, wholeSeconds: true });
+		expect(unit.inSeconds).toBe(true);
+		// A service counting milliseconds: each new wait is a fresh one, far below the first read as seconds.
+		const msUnit = new RetryAfterUnit();
+		const msStreak = { count: 0, firstAt: 0, firstSecondsMs: 0 };
+		for (const [value, at] of [[200, 0], [150, 200], [120, 350], [90, 470]]) expect(msUnit.read(short(value), msStreak, at).ms).toBe(value);
+		expect(msUnit.inSeconds).toBe(false);
+		// A header breaks a streak.
+		const other = new RetryAfterUnit();
+		const otherStreak = { count: 0, firstAt: 0, firstSecondsMs: 0 };
+		other.read(short(1), otherStreak, 0);
+		other.read(short(1), otherStreak, 50);
+		other.read(retryAfter({ retryAfter: 1 }, { 'retry-after': '1' }), otherStreak, 100);
+		other.read(short(1), otherStreak, 1100);
+		expect(other.inSeconds).toBe(false);
+	});
+
 	test.each([
-		[{ retryAfter: 1 }, {}, true],
-		[{ retryAfter: 2 }, {}, true],
+		[{ retryAfter: 1 }, {}, false],
+		[{ retryAfter: 2 }, { 'retry-after': '2' }, true],
 		[{ retryAfter: 0.05 }, {}, false],
 		[{ retryAfter: 1500 }, {}, false],
 		[{}, { 'retry-after': '1' }, true],

@@ -196,7 +196,7 @@ describe('Social Content Trigger: a poll stays inside its time budget', () => {
 		service.serve();
 		const n8n = new SimulatedN8n('durable', { events: ['done'] }, apiKeyCredentials);
 		await n8n.activate();
-		service.listFailStatus = 429; // retryAfter: 999 (seconds)
+		service.listFailStatus = 429; // retryAfter: 999, and the header says seconds
 		service.listFailures = 1;
 		const started = Date.now();
 		await n8n.poll();

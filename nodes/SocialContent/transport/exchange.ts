@@ -4,7 +4,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { discardBody, sendAuthenticated, type Connection, type RawResponse } from './connection';
 import { isNetworkError, networkError, rateLimitError, requestNotSentError, type RequestLine } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, type RequestPacer } from './pacing';
-import { retryAfter } from './rateLimit';
+import { retryAfter, type ShortStreak } from './rateLimit';
 import { withoutSecrets } from './secrets';
 import type { ApiContext, RunContext } from './runContext';
 import { abortableWait } from '../compat';
@@ -50,6 +50,7 @@ export async function exchange(
 	let waitedForRateLimitMs = 0;
 	let rateLimitedTries = 0;
 	let readRetries = 0;
+	const shortStreak: ShortStreak = { count: 0, firstAt: 0, firstSecondsMs: 0 };
 
 	for (;;) {
 		const ticket = pacer.take(Date.now());
@@ -71,7 +72,11 @@ export async function exchange(
 
 		if (response.statusCode === 429) {
 			const body = parseAnswer(await bodyText(response));
-			const asked = retryAfter(body, response.headers);
+			const unit = run.retryAfterUnit;
+			const wasSeconds = unit.inSeconds;
+			const asked = unit.read(retryAfter(body, response.headers, Date.now(), wasSeconds), shortStreak, Date.now());
+			// The waits so far were misread (too short): what the pace learned from them is void.
+			if (unit.inSeconds && !wasSeconds) pacer.relearn();
 			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
 			// against Max Rate Limit Wait, and a cap on tries: a 429 loop always ends.
 			const waitMs = Math.max(asked.ms, MIN_RATE_LIMIT_WAIT_MS);

@@ -21,13 +21,11 @@
  *    pace drops a little, and more if it happens again. A 429 at a probe returns to the confirmed
  *    pace, or to what was accepted since the pace was set (burst subtracted) where that is higher.
  *
- * Every 429 pauses all requests of the run, the refused one included: for the wait asked, or where
- * the wait is in whole seconds (rounded up), for 0.4 s less, when the limiter has most likely
- * reopened (one request at a time, waiting each whole second cost a tenth of the run). A change
- * of pace or a pause voids the slots already handed out: their holders take new ones
- * (`isCurrent`), so nothing goes out at a pace the service just refused. A 429 to a request sent
- * before the last change changes nothing: the run is already paused, and it says nothing about the
- * new pace.
+ * Every 429 pauses all requests of the run, the refused one included, for the whole wait it asks
+ * (a request sent sooner may be counted against the run, or lengthen the block), also a 429 to a
+ * request sent before the last change. A change of pace or a pause voids the slots already handed
+ * out: their holders take new ones (`isCurrent`), so nothing goes out at a pace the service just
+ * refused. A 429 to a request sent before the last change says nothing about the new pace.
  *
  * Tuned in simulation (test/unit/pacing.test.ts) against buckets of several bursts, fixed and
  * sliding windows, fractional and whole-second waits, 1 and 10 requests at once, short and long
@@ -38,7 +36,7 @@ export class RequestPacer {
 	private rate = Infinity;
 	private nextSlotAt = 0;
 	private pausedUntil = 0;
-	/** Bumped on every change of pace or pause: older tickets are void. */
+	/** Bumped on every change of pace: older tickets are void. */
 	private epoch = 0;
 	/** Highest pace that held. */
 	private floor = 0;
@@ -71,9 +69,9 @@ export class RequestPacer {
 		return { at, epoch: this.epoch };
 	}
 
-	/** False once the pace changed or a 429 paused the run after the ticket was taken: take a new one. */
+	/** False once the pace changed, or a 429 paused the run past the ticket's time: take a new one. */
 	isCurrent(ticket: PacerTicket): boolean {
-		return ticket.epoch === this.epoch;
+		return ticket.epoch === this.epoch && ticket.at >= this.pausedUntil;
 	}
 
 	accepted(): void {
@@ -83,22 +81,30 @@ export class RequestPacer {
 	/**
 	 * A 429 arrived at `now` for a request sent under `ticket`; it asks to wait `waitMs`, in whole
 	 * seconds (rounded up) when `coarse`. Returns how long the refused request waits before it takes
-	 * a new slot.
+	 * a new slot: all of it.
 	 */
 	refused(now: number, waitMs: number, coarse: boolean, ticket: PacerTicket): number {
-		const likelyWaitMs = coarse ? Math.max(waitMs - COARSE_ROUNDING_MS, MIN_RATE_LIMIT_WAIT_MS) : waitMs;
-		// Sent before the last change: the run is already paused, and it says nothing about the pace.
-		if (!this.isCurrent(ticket)) return likelyWaitMs;
+		const current = this.isCurrent(ticket);
+		// Nothing goes out before the wait asked has passed, whichever request it answered.
+		this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
+		this.nextSlotAt = Math.max(this.nextSlotAt, this.pausedUntil);
+		// Sent before the last change: it says nothing about the pace.
+		if (!current) return waitMs;
 		this.lastRefusalAt = now;
-		this.pausedUntil = Math.max(this.pausedUntil, now + likelyWaitMs);
-		this.nextSlotAt = this.pausedUntil;
-		this.epoch++;
-		this.refusalCostMs = likelyWaitMs;
+		this.refusalCostMs = waitMs;
 		const accepted = this.acceptedCount - this.segment.accepted;
 		const busyMs = now - (this.segment.start ?? now);
 		if (Number.isFinite(this.rate)) this.refusedAtPace(accepted, busyMs);
 		else this.refusedUnpaced(now, waitMs, accepted, busyMs, coarse);
-		return likelyWaitMs;
+		return waitMs;
+	}
+
+	/** The waits were misread until now (their unit): forget what was learned, keep the pause. */
+	relearn(): void {
+		const { pausedUntil, epoch } = this;
+		Object.assign(this, new RequestPacer());
+		this.pausedUntil = this.nextSlotAt = pausedUntil;
+		this.epoch = epoch + 1;
 	}
 
 	/** The pace now, in requests per second (Infinity before the first 429). */
@@ -115,7 +121,7 @@ export class RequestPacer {
 			return this.restartSegment();
 		}
 		const { rate, burstStart } = this.measuring
-			? { rate: ((this.acceptedCount - this.measuring.accepted) * 1000) / Math.max(1, now - this.measuring.refusedAt), burstStart: this.measuring.resumedAt }
+			? { rate: ((this.acceptedCount - this.measuring.accepted + 0.5) * 1000) / Math.max(1, now - this.measuring.refusedAt), burstStart: this.measuring.resumedAt }
 			: { rate: (accepted * 1000) / Math.max(1, busyMs + Math.max(waitMs - FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS)), burstStart: this.segment.start ?? now };
 		this.setRate(rate * MARGIN);
 		this.nextSlotAt = Math.max(this.nextSlotAt, burstStart + (accepted * 1000) / this.rate);
@@ -130,7 +136,9 @@ export class RequestPacer {
 			this.floorFailures++;
 			this.floor = pace * (this.floorFailures > 1 ? BACKOFF_AGAIN : BACKOFF);
 			// What got through since is well below the pace: the limit came down, follow it.
-			if (sinceSet > MIN_RATE && sinceSet < pace * SQUEEZE_RATIO) this.floor = Math.min(this.floor, sinceSet * MARGIN);
+			// Even counting the saved burst in, far less got through than the pace: the limit came down.
+			const gotThrough = busyMs >= MEASURE_MIN_MS ? (accepted * 1000) / busyMs : 0;
+			if (gotThrough > MIN_RATE && gotThrough < pace * SQUEEZE_RATIO) this.floor = Math.min(this.floor, gotThrough * MARGIN);
 		} else if (sinceSet > MIN_RATE) {
 			this.floor = Math.max(this.floor, Math.min(sinceSet * MARGIN, pace * BACKOFF));
 		}
@@ -194,11 +202,6 @@ const SQUEEZE_RATIO = 0.85;
 const SQUEEZE_HOLD_MS = 10_000;
 /** Busy time below which what got through says nothing about the rate. */
 const MEASURE_MIN_MS = 2000;
-/**
- * A wait in whole seconds was rounded up from anything up to a second less: this much less is
- * waited, by when the limiter has most likely reopened (a little under half, so refusals stay rare).
- */
-const COARSE_ROUNDING_MS = 400;
 /** For the first guess from whole seconds: the wait counted as this much shorter. */
 const FIRST_GUESS_WAIT_CUT_MS = 700;
 /** Pace after a 429 at the confirmed pace, and after another one in a row. */

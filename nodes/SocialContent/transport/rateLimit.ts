@@ -7,6 +7,11 @@ export interface RetryAfter {
 	ms: number;
 	/** The service gave whole seconds (as an HTTP Retry-After does): the true wait may be up to 1 s less. */
 	wholeSeconds: boolean;
+	/**
+	 * Read in milliseconds for want of evidence (a whole number with no header): the wait were it
+	 * seconds. A service that keeps refusing after the short waits counts seconds (`RetryAfterUnit`).
+	 */
+	asSecondsMs?: number;
 }
 
 /**
@@ -15,20 +20,57 @@ export interface RetryAfter {
  * The spec gives `retryAfter` without a unit. Where the answer also has the standard
  * `Retry-After` header (seconds, or an HTTP date), it decides: the body's number is read in the
  * unit that agrees with it (200 beside "Retry-After: 1" is 200 ms; 3600 beside "3600" is an
- * hour). Without the header, a number below 1000 is read as seconds (a wait of 1000 seconds or
- * more is not a plausible rate-limit window), 1000 and above as milliseconds. With neither, the
- * header alone, else one second.
+ * hour). Without the header, a fraction is seconds (0.05), and a whole number is read in the
+ * unit learned so far in the run (`inSeconds`), else short, as milliseconds: a wait read too short
+ * costs a refused request, one read too long can cost an hour. With neither, the header alone,
+ * else one second.
  */
-export function retryAfter(body: unknown, headers: IDataObject = {}, now = Date.now()): RetryAfter {
+export function retryAfter(body: unknown, headers: IDataObject = {}, now = Date.now(), inSeconds = false): RetryAfter {
 	const hinted = (body as IDataObject | undefined)?.retryAfter;
 	const fromBody = typeof hinted === 'string' && hinted.trim() !== '' ? Number(hinted) : hinted;
 	const fromHeader = headerWait(headers['retry-after'], now);
 	if (typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0) {
-		const seconds = fromHeader ? agreesAsSeconds(fromBody, fromHeader.ms) : fromBody < 1000;
-		return { ms: clamp(seconds ? fromBody * 1000 : fromBody), wholeSeconds: seconds && Number.isInteger(fromBody) && fromBody >= 1 };
+		const whole = Number.isInteger(fromBody);
+		const seconds = fromHeader ? agreesAsSeconds(fromBody, fromHeader.ms) : !whole || inSeconds;
+		const read = { ms: clamp(seconds ? fromBody * 1000 : fromBody), wholeSeconds: seconds && whole && fromBody >= 1 };
+		return !fromHeader && !seconds && fromBody >= 1 ? { ...read, asSecondsMs: clamp(fromBody * 1000) } : read;
 	}
 	return fromHeader ?? { ms: 1000, wholeSeconds: true };
 }
+
+/**
+ * The unit of a run's header-less whole-number waits, learned from the service: read short
+ * (milliseconds) until one request is refused `SWITCH_AFTER` times in a row after waiting each
+ * short reading, each answer counting down as seconds would (no more than the time waited, and a
+ * second of rounding, off the first); from then on they are seconds, for the rest of the run.
+ */
+export class RetryAfterUnit {
+	inSeconds = false;
+
+	/** Follows one request's 429s; returns the wait to use for this one, switched to seconds once the evidence is in. */
+	read(asked: RetryAfter, streak: ShortStreak, now: number): RetryAfter {
+		if (asked.asSecondsMs === undefined) {
+			streak.count = 0;
+			return asked;
+		}
+		const countsDown = streak.count > 0 && asked.asSecondsMs >= streak.firstSecondsMs - (now - streak.firstAt) - 1000;
+		if (countsDown) streak.count++;
+		else Object.assign(streak, { count: 1, firstAt: now, firstSecondsMs: asked.asSecondsMs });
+		if (streak.count < SWITCH_AFTER) return asked;
+		this.inSeconds = true;
+		return { ms: asked.asSecondsMs, wholeSeconds: true };
+	}
+}
+
+/** One request's run of 429s read short. */
+export interface ShortStreak {
+	count: number;
+	firstAt: number;
+	firstSecondsMs: number;
+}
+
+/** Refusals in a row after short waits that show the service counts seconds. */
+const SWITCH_AFTER = 3;
 
 /** The `Retry-After` header's wait: seconds, or an HTTP date. */
 function headerWait(header: unknown, now: number): RetryAfter | undefined {

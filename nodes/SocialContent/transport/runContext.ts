@@ -2,17 +2,20 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n
 
 import { readConnection, type Connection } from './connection';
 import { RequestPacer } from './pacing';
+import { RetryAfterUnit } from './rateLimit';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /**
  * What the requests of one run share, and where it lives: the connection (credential → base URL,
- * secret), the pace learned from 429 answers, and values read once per run (the channel list).
+ * secret), the pace and the unit of waits learned from 429 answers, and values read once per run
+ * (the channel list).
  * The router makes one per node execution, the trigger one per poll, each dropdown one per load;
  * it ends with them.
  */
 export class RunContext<Functions extends ApiContext = ApiContext> {
 	readonly pacer = new RequestPacer();
+	readonly retryAfterUnit = new RetryAfterUnit();
 	private readonly onceValues = new Map<string, Promise<unknown>>();
 	/**
 	 * When the run must be over (ms since epoch), if it has a time budget (a trigger poll): no
