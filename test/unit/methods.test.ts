@@ -1,3 +1,4 @@
+import { KNOWN_SETTINGS } from '../../nodes/SocialContent/actions/post/knownSettings';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
 import { API_KEY, API_PATH, api, apiKeyCredentials } from '../helpers/fixtures';
 import { ACTION_NODE_TYPE, loadOptionsContextFor } from '../helpers/harness';
@@ -139,6 +140,27 @@ describe('pickers for generations, posts, media files and setting targets', () =
 		api().get(`${API_PATH}/integrations`).reply(200, [...channels, { id: 'ch_th', name: 'Other', identifier: 'threads' }]);
 		const panel = loadOptionsContextFor(ACTION_NODE_TYPE, { authentication: 'apiKey', resource: 'post', operation: 'create', channels: chosen }, apiKeyCredentials, { socialContentApi: { id: '1', name: 'c' } });
 		expect((await node.methods.loadOptions.getPostChannels.call(panel)).map((option) => option.name)).toEqual(names);
+	});
+
+	test.each([
+		['X and LinkedIn chosen', ['ch_li', 'ch_x'], ['LinkedIn: Carousel Name', 'LinkedIn: Post Images as Carousel', 'X: Community']],
+		['none chosen yet: every network', [], undefined],
+		['an expression: every network', '={{ $json.channels }}', undefined],
+	])("getSettingNames (Other Setting → Name): the known settings of the post's networks, %s", async (_case, chosen, names) => {
+		api().get(`${API_PATH}/integrations`).reply(200, channels);
+		const panel = loadOptionsContextFor(ACTION_NODE_TYPE, { authentication: 'apiKey', resource: 'post', operation: 'create', channels: chosen }, apiKeyCredentials, { socialContentApi: { id: '1', name: 'c' } });
+		const options = await node.methods.loadOptions.getSettingNames.call(panel);
+		if (names) expect(options.map((option) => option.name)).toEqual(names);
+		else expect(options.length).toBe(KNOWN_SETTINGS.length);
+		// Each names its network and the setting as the service spells it.
+		expect(options.find((option) => option.value === 'x:community')).toEqual({ name: 'X: Community', value: 'x:community', description: 'community: The URL of an X community to post in' });
+	});
+
+	test('the known settings: one per network and name, each from the backend DTOs, none duplicating X: Who Can Reply', () => {
+		const keys = KNOWN_SETTINGS.map((setting) => `${setting.network}:${setting.name}`);
+		expect(new Set(keys).size).toBe(keys.length);
+		expect(keys).not.toContain('x:who_can_reply_post');
+		expect(new Set(KNOWN_SETTINGS.map((setting) => setting.network))).toEqual(new Set(['instagram', 'linkedin', 'pinterest', 'reddit', 'tiktok', 'x', 'youtube']));
 	});
 
 	test('getSettingTargets: each network of the connected channels, then each channel', async () => {

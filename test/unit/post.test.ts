@@ -45,6 +45,9 @@ describe('Post → Create', () => {
 					{ target: 'network:linkedin', name: 'title', value: 'T' },
 					{ target: 'channel:ch_x', name: 'made_with_ai', value: 'true' },
 					{ target: 'network:instagram', name: 'post_type', value: 'story' },
+					// From the list: the network's setting, sent under its own name.
+					{ target: 'network:linkedin', name: 'linkedin:post_as_images_carousel', value: 'true' },
+					{ target: 'channel:ch_x', name: 'x:community', value: 'https://x.com/i/communities/1' },
 				],
 			},
 			options: { shortLink: true, tags: 'launch, promo', channelTexts: { text: [{ channel: 'ch_x', text: 'Short one' }] } },
@@ -65,7 +68,7 @@ describe('Post → Create', () => {
 						{ content: 'Short one', image: [{ id: 'med_1', path: '/uploads/a.png' }] },
 						{ content: 'Part two', image: [] },
 					],
-					settings: { who_can_reply_post: 'following', made_with_ai: true, __type: 'x' },
+					settings: { who_can_reply_post: 'following', made_with_ai: true, community: 'https://x.com/i/communities/1', __type: 'x' },
 				},
 				{
 					integration: { id: 'ch_li' },
@@ -73,7 +76,7 @@ describe('Post → Create', () => {
 						{ content: 'Part one', image: [{ id: 'med_1', path: '/uploads/a.png' }] },
 						{ content: 'Part two', image: [] },
 					],
-					settings: { title: 'T', __type: 'linkedin' },
+					settings: { title: 'T', post_as_images_carousel: true, __type: 'linkedin' },
 				},
 			],
 		});

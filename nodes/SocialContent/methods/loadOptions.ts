@@ -4,6 +4,7 @@ import { RunContext } from '../transport';
 import { channelLabel, fetchChannels, networkName } from '../actions/shared/channels';
 import { mediaFileOptions } from '../actions/shared/media';
 import { fetchFormats, formatLabel } from '../actions/shared/formats';
+import { KNOWN_SETTINGS, settingsNetwork } from '../actions/post/knownSettings';
 
 /** Connected channels for multi-select fields: "Acme · X". */
 export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -44,4 +45,21 @@ export async function getSettingTargets(this: ILoadOptionsFunctions): Promise<IN
 		...networks.map((network) => ({ name: `All ${networkName(network)} Channels`, value: `network:${network}` })),
 		...channels.map((channel) => ({ name: channelLabel(channel), value: `channel:${channel.id}` })),
 	];
+}
+
+/**
+ * Known settings of the networks the post goes to (all networks while its channels are not
+ * chosen from the list), each named with its network: Post → Create → Settings → Other Setting.
+ */
+export async function getSettingNames(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const chosen = this.getCurrentNodeParameter('channels');
+	const ids = Array.isArray(chosen) ? chosen.map(String) : [];
+	const channels = ids.length ? await fetchChannels(new RunContext(this)) : [];
+	const networks = new Set(channels.filter((channel) => ids.includes(channel.id)).map((channel) => settingsNetwork(channel.identifier)));
+	const settings = networks.size ? KNOWN_SETTINGS.filter((setting) => networks.has(setting.network)) : KNOWN_SETTINGS;
+	return settings.map((setting) => ({
+		name: `${networkName(setting.network)}: ${setting.label}`,
+		value: `${setting.network}:${setting.name}`,
+		description: `${setting.name}: ${setting.description}`,
+	}));
 }

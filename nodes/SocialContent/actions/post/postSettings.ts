@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { channelLabel, type Channel } from '../shared/channels';
+import { channelLabel, networkName, type Channel } from '../shared/channels';
 import { keyValuePairs } from '../shared/parameters';
+import { readSettingName, settingsNetwork } from './knownSettings';
 
 /** What X requires (the spec's example) and what a post says when nobody chose. */
 const X_DEFAULT_WHO_CAN_REPLY = 'everyone';
@@ -51,7 +52,16 @@ export const settingsProperty: INodeProperties = {
 						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 					hint: 'A network (all the post\'s channels on it) or one channel. An expression may give a network such as linkedin, or a channel ID.',
 				},
-				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. title' },
+				{
+					displayName: 'Setting Name or ID',
+					name: 'name',
+					type: 'options',
+					typeOptions: { loadOptionsMethod: 'getSettingNames', loadOptionsDependsOn: ['channels'] },
+					default: '',
+					description:
+						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+					hint: "The settings the post's networks know; another name can be typed as an expression",
+				},
 				{
 					displayName: 'Value',
 					name: 'value',
@@ -88,8 +98,16 @@ export function settingsPerChannel(ctx: IExecuteFunctions, channels: Channel[], 
 			});
 		}
 		const target = settingTarget(ctx, channels, connected, String(setting.target ?? ''), itemIndex);
+		const { network, name } = readSettingName(String(setting.name));
+		const targetNetwork = target.kind === 'network' ? target.key : channels.find((channel) => channel.id === target.key)?.identifier;
+		if (network && targetNetwork && network !== settingsNetwork(targetNetwork)) {
+			throw new NodeOperationError(ctx.getNode(), `The setting "${networkName(network)}: ${name}" applies to ${networkName(targetNetwork)}`, {
+				itemIndex,
+				description: `It is a ${networkName(network)} setting. Choose a ${networkName(network)} channel or "All ${networkName(network)} Channels" under "Applies To", or another setting.`,
+			});
+		}
 		const group = target.kind === 'network' ? byNetwork : byChannel;
-		group.set(target.key, [...(group.get(target.key) ?? []), { name: String(setting.name).trim(), value: setting.value }]);
+		group.set(target.key, [...(group.get(target.key) ?? []), { name, value: setting.value }]);
 	}
 	return new Map(
 		channels.map((channel) => [
