@@ -36,6 +36,11 @@ export async function settingTargets(n8n: N8n): Promise<IDataObject[]> {
 	return (await ask(n8n, 'options', 'getSettingTargets', 'parameters.settings.setting.target', { resource: 'post', operation: 'create' })) as IDataObject[];
 }
 
+/** Post → Create → Settings → Other Setting → Setting Name or ID, with these channels chosen. */
+export async function settingNames(n8n: N8n, channels: string[]): Promise<IDataObject[]> {
+	return (await ask(n8n, 'options', 'getSettingNames', 'parameters.settings.setting.name', { resource: 'post', operation: 'create', channels })) as IDataObject[];
+}
+
 /** Get Generation's picker, and Post → Delete's. */
 export async function recentPicks(n8n: N8n, what: 'generations' | 'posts'): Promise<IDataObject[]> {
 	const [methodName, path, parameters] =
@@ -74,6 +79,8 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 	expect((await formatList(n8n)).find((format) => format.value === 'image_fast')).toEqual({ name: 'Image (fast) · 1 credit', value: 'image_fast', description: 'Needs: Prompt' });
 	expect((await settingTargets(n8n)).map((option) => option.name)).toEqual(expect.arrayContaining(['All X Channels', 'All LinkedIn Channels', 'Sandbox on X · X']));
 	expect(await textPerChannelChoices(n8n, ['ch_x'])).toEqual([{ name: 'Sandbox on X · X', value: 'ch_x' }]);
+	// The known settings of the post's networks only: X's for an X channel.
+	expect((await settingNames(n8n, ['ch_x'])).map((option) => option.value)).toEqual(['x:community']);
 	expect(await triggerChannelChoices(n8n)).toEqual(expect.arrayContaining([{ name: 'Sandbox on X · X', value: 'ch_x' }]));
 }
 

@@ -54,10 +54,26 @@ describe('dropdowns, loaded through the same transport', () => {
 		]);
 	});
 
-	test('a 401 while loading a dropdown gives the credential advice', async () => {
+	test('a 401 while loading a dropdown: the list\'s one entry gives the credential advice (n8n shows only "Error fetching options" for a thrown error)', async () => {
 		api().get(`${API_PATH}/integrations`).reply(401, {});
-		await expect(node.methods.loadOptions.getChannels.call(context())).rejects.toThrow(/missing, wrong, or was revoked/);
+		const [hint, ...rest] = await node.methods.loadOptions.getChannels.call(context());
+		expect(rest).toEqual([]);
+		expect(hint.value).toBe('');
+		expect(hint.name).toMatch(/^Could not load the list: .*missing, wrong, or was revoked/);
+		expect(JSON.stringify(hint)).not.toContain(API_KEY);
 	});
+
+	test.each(['getChannels', 'getPostChannels', 'getFormats', 'getMediaFiles', 'getSettingTargets', 'getSettingNames'] as const)(
+		'%s with an Instance URL that serves a web page: one entry saying to fix the Instance URL',
+		async (method) => {
+			api().get(/.*/).times(3).reply(200, '<!doctype html><html><body>Login</body></html>', { 'Content-Type': 'text/html' });
+			const panel = loadOptionsContextFor(ACTION_NODE_TYPE, { authentication: 'apiKey', resource: 'post', operation: 'create', channels: ['ch_x'] }, apiKeyCredentials, { socialContentApi: { id: '1', name: 'c' } });
+			const options = await node.methods.loadOptions[method].call(panel);
+			expect(options).toHaveLength(1);
+			expect(options[0].value).toBe('');
+			expect(options[0].name).toMatch(/^Could not load the list: .*(web page|Instance URL)/i);
+		},
+	);
 });
 
 describe('pickers for generations, posts, media files and setting targets', () => {

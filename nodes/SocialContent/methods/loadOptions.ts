@@ -8,10 +8,12 @@ import { KNOWN_SETTINGS, settingsNetwork } from '../actions/post/knownSettings';
 
 /** Connected channels for multi-select fields: "Acme · X". */
 export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const channels = await fetchChannels(new RunContext(this));
-	return channels
-		.map((channel) => ({ name: channelLabel(channel), value: channel.id }))
-		.sort((a, b) => a.name.localeCompare(b.name));
+	return await orHint(async () => {
+		const channels = await fetchChannels(new RunContext(this));
+		return channels
+			.map((channel) => ({ name: channelLabel(channel), value: channel.id }))
+			.sort((a, b) => a.name.localeCompare(b.name));
+	});
 }
 
 /**
@@ -19,32 +21,40 @@ export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePro
  * channel the post does not (all connected channels while the choice is an expression or empty).
  */
 export async function getPostChannels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const chosen = this.getCurrentNodeParameter('channels');
-	const ids = Array.isArray(chosen) ? chosen.map(String) : [];
-	const options = await getChannels.call(this);
-	const ofPost = options.filter((option) => ids.includes(String(option.value)));
-	return ofPost.length ? ofPost : options;
+	return await orHint(async () => {
+		const chosen = this.getCurrentNodeParameter('channels');
+		const ids = Array.isArray(chosen) ? chosen.map(String) : [];
+		const options = await getChannels.call(this);
+		const ofPost = options.filter((option) => ids.includes(String(option.value)));
+		return ofPost.length ? ofPost : options;
+	});
 }
 
 /** Studio formats with their price, for the trigger's format filter. */
 export async function getFormats(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const formats = await fetchFormats(new RunContext(this));
-	return formats.map((format) => ({ name: formatLabel(format), value: format.id }));
+	return await orHint(async () => {
+		const formats = await fetchFormats(new RunContext(this));
+		return formats.map((format) => ({ name: formatLabel(format), value: format.id }));
+	});
 }
 
 /** The media library's latest files (Post → Create → Media → From Media Library). */
 export async function getMediaFiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await mediaFileOptions(new RunContext(this));
+	return await orHint(async () => {
+		return await mediaFileOptions(new RunContext(this));
+	});
 }
 
 /** What a post setting can apply to: each network of the connected channels, then each channel. */
 export async function getSettingTargets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const channels = await fetchChannels(new RunContext(this));
-	const networks = [...new Set(channels.map((channel) => channel.identifier).filter(Boolean))].sort();
-	return [
-		...networks.map((network) => ({ name: `All ${networkName(network)} Channels`, value: `network:${network}` })),
-		...channels.map((channel) => ({ name: channelLabel(channel), value: `channel:${channel.id}` })),
-	];
+	return await orHint(async () => {
+		const channels = await fetchChannels(new RunContext(this));
+		const networks = [...new Set(channels.map((channel) => channel.identifier).filter(Boolean))].sort();
+		return [
+			...networks.map((network) => ({ name: `All ${networkName(network)} Channels`, value: `network:${network}` })),
+			...channels.map((channel) => ({ name: channelLabel(channel), value: `channel:${channel.id}` })),
+		];
+	});
 }
 
 /**
@@ -52,14 +62,30 @@ export async function getSettingTargets(this: ILoadOptionsFunctions): Promise<IN
  * chosen from the list), each named with its network: Post → Create → Settings → Other Setting.
  */
 export async function getSettingNames(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const chosen = this.getCurrentNodeParameter('channels');
-	const ids = Array.isArray(chosen) ? chosen.map(String) : [];
-	const channels = ids.length ? await fetchChannels(new RunContext(this)) : [];
-	const networks = new Set(channels.filter((channel) => ids.includes(channel.id)).map((channel) => settingsNetwork(channel.identifier)));
-	const settings = networks.size ? KNOWN_SETTINGS.filter((setting) => networks.has(setting.network)) : KNOWN_SETTINGS;
-	return settings.map((setting) => ({
-		name: `${networkName(setting.network)}: ${setting.label}`,
-		value: `${setting.network}:${setting.name}`,
-		description: `${setting.name}: ${setting.description}`,
-	}));
+	return await orHint(async () => {
+		const chosen = this.getCurrentNodeParameter('channels');
+		const ids = Array.isArray(chosen) ? chosen.map(String) : [];
+		const channels = ids.length ? await fetchChannels(new RunContext(this)) : [];
+		const networks = new Set(channels.filter((channel) => ids.includes(channel.id)).map((channel) => settingsNetwork(channel.identifier)));
+		const settings = networks.size ? KNOWN_SETTINGS.filter((setting) => networks.has(setting.network)) : KNOWN_SETTINGS;
+		return settings.map((setting) => ({
+			name: `${networkName(setting.network)}: ${setting.label}`,
+			value: `${setting.network}:${setting.name}`,
+			description: `${setting.name}: ${setting.description}`,
+		}));
+	});
+}
+
+/**
+ * n8n's editor shows only "Error fetching options" when a list fails, not why: the reason and what
+ * to do (the transport's message, e.g. a wrong Instance URL or a revoked key) become the list's one
+ * entry instead.
+ */
+async function orHint(load: () => Promise<INodePropertyOptions[]>): Promise<INodePropertyOptions[]> {
+	try {
+		return await load();
+	} catch (error) {
+		const { message, description } = error as { message?: string; description?: string | null };
+		return [{ name: `Could not load the list: ${message || 'no answer'}`, value: '', ...(description ? { description } : {}) }];
+	}
 }
