@@ -22,7 +22,7 @@ const KEY = 'sk_sandbox_demo_key';
 beforeAll(() => nock.enableNetConnect('127.0.0.1'));
 afterAll(() => nock.restore());
 
-async function scoreItems(config: IDataObject, count: number, maxRateLimitWait = 60): Promise<{ sandbox: Sandbox; items: IDataObject[]; log: RateLogEntry[] }> {
+async function scoreItems(config: IDataObject, count: number, maxRateLimitWait = 60, concurrency = 1): Promise<{ sandbox: Sandbox; items: IDataObject[]; log: RateLogEntry[] }> {
 	const sandbox = createSandbox(config);
 	const url = await sandbox.listen();
 	try {
@@ -32,7 +32,7 @@ async function scoreItems(config: IDataObject, count: number, maxRateLimitWait =
 				{
 					name: 'Node',
 					type: ACTION_NODE_TYPE,
-					parameters: { resource: 'hook', operation: 'score', text: '={{ $json.text }}', requestOptions: { concurrency: 1, maxRateLimitWait } },
+					parameters: { resource: 'hook', operation: 'score', text: '={{ $json.text }}', requestOptions: { concurrency, maxRateLimitWait } },
 					credentials: { socialContentApi: { id: '1', name: 'c' } },
 					onError: 'continueRegularOutput',
 				},
@@ -95,6 +95,15 @@ describe('429 waits, in each unit: nothing is sent before the wait asked has pas
 		for (const item of items.slice(5)) expect(String(item.error)).toMatch(/Rate limited on bucket "hooks" \(limit 5\); retryAfter 3\d{3}/);
 		// Item 6: 3 requests (two short readings, then seconds); items 7 and 8: 1 each, the unit being known.
 		expect(log).toHaveLength(5 + 3 + 1 + 1);
+	});
+
+	test('milliseconds, no header, 10 at once: the run\'s own requests competing for the slot never make it read seconds (every item succeeds)', async () => {
+		for (const buckets of [smallBurst, { hooks: { limit: 10, windowMs: 500 } }]) {
+			const { items, log } = await scoreItems({ buckets, retryAfter: 'ms' }, 120, 20, 10);
+			expect(items.filter((item) => item.error)).toEqual([]);
+			// Read as seconds, these waits (50 ms and more) would have passed Max Rate Limit Wait (20 s).
+			expect(Math.max(...log.map((entry) => entry.askedMs ?? 0))).toBeGreaterThan(20);
+		}
 	});
 
 	test('an hourly quota with the Retry-After header: 1 request per refused item', async () => {

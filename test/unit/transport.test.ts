@@ -386,27 +386,37 @@ describe('retryAfter', () => {
 		expect(retryAfter({ retryAfter: 200 }, { 'retry-after': '1' }, 0, true).ms).toBe(200); // a header still decides
 	});
 
-	test('the unit switches to seconds after 3 refusals in a row that count down as seconds, never on one that does not', () => {
-		const unit = new RetryAfterUnit();
-		const streak = { count: 0, firstAt: 0, firstSecondsMs: 0 };
+	test('the unit switches to seconds after 3 refusals in a row, sent after the short waits, that count down as seconds; never on one that does not', () => {
 		const short = (value: number) => retryAfter({ retryAfter: value }, {});
-		expect(unit.read(short(3600), streak, 0).ms).toBe(3600);
-		expect(unit.read(short(3596), streak, 3600).ms).toBe(3596);
+		const unit = new RetryAfterUnit();
+		expect(unit.read(short(3600), true, 0).ms).toBe(3600);
+		expect(unit.read(short(3596), true, 3600).ms).toBe(3596);
 		expect(unit.inSeconds).toBe(false);
-		expect(unit.read(short(3593), streak, 7200)).toEqual({ ms: 3_593_000, wholeSeconds: true });
+		expect(unit.read(short(3593), true, 7200)).toEqual({ ms: 3_593_000, wholeSeconds: true });
 		expect(unit.inSeconds).toBe(true);
 		// A service counting milliseconds: each new wait is a fresh one, far below the first read as seconds.
 		const msUnit = new RetryAfterUnit();
-		const msStreak = { count: 0, firstAt: 0, firstSecondsMs: 0 };
-		for (const [value, at] of [[200, 0], [150, 200], [120, 350], [90, 470]]) expect(msUnit.read(short(value), msStreak, at).ms).toBe(value);
+		for (const [value, at] of [[200, 0], [150, 200], [120, 350], [90, 470]]) expect(msUnit.read(short(value), true, at).ms).toBe(value);
 		expect(msUnit.inSeconds).toBe(false);
+		// The run's own requests taking the slot (one accepted in between) is not the service refusing.
+		const busy = new RetryAfterUnit();
+		busy.read(short(50), true, 0);
+		busy.read(short(50), true, 50);
+		busy.accepted();
+		busy.read(short(50), true, 100);
+		busy.read(short(50), true, 150);
+		expect(busy.inSeconds).toBe(false);
+		// Requests already on their way when a 429 came back (not fresh) count for nothing.
+		const inFlight = new RetryAfterUnit();
+		for (let i = 0; i < 10; i++) inFlight.read(short(1), false, i);
+		inFlight.read(short(1), true, 60);
+		expect(inFlight.inSeconds).toBe(false);
 		// A header breaks a streak.
 		const other = new RetryAfterUnit();
-		const otherStreak = { count: 0, firstAt: 0, firstSecondsMs: 0 };
-		other.read(short(1), otherStreak, 0);
-		other.read(short(1), otherStreak, 50);
-		other.read(retryAfter({ retryAfter: 1 }, { 'retry-after': '1' }), otherStreak, 100);
-		other.read(short(1), otherStreak, 1100);
+		other.read(short(1), true, 0);
+		other.read(short(1), true, 50);
+		other.read(retryAfter({ retryAfter: 1 }, { 'retry-after': '1' }), true, 100);
+		other.read(short(1), true, 1100);
 		expect(other.inSeconds).toBe(false);
 	});
 

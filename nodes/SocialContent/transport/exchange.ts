@@ -4,7 +4,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { discardBody, sendAuthenticated, type Connection, type RawResponse } from './connection';
 import { isNetworkError, networkError, rateLimitError, requestNotSentError, type RequestLine } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, type RequestPacer } from './pacing';
-import { retryAfter, type ShortStreak } from './rateLimit';
+import { retryAfter } from './rateLimit';
 import { withoutSecrets } from './secrets';
 import type { ApiContext, RunContext } from './runContext';
 import { abortableWait } from '../compat';
@@ -50,7 +50,6 @@ export async function exchange(
 	let waitedForRateLimitMs = 0;
 	let rateLimitedTries = 0;
 	let readRetries = 0;
-	const shortStreak: ShortStreak = { count: 0, firstAt: 0, firstSecondsMs: 0 };
 
 	for (;;) {
 		const ticket = pacer.take(Date.now());
@@ -74,7 +73,9 @@ export async function exchange(
 			const body = parseAnswer(await bodyText(response));
 			const unit = run.retryAfterUnit;
 			const wasSeconds = unit.inSeconds;
-			const asked = unit.read(retryAfter(body, response.headers, Date.now(), wasSeconds), shortStreak, Date.now());
+			// Sent after the last pause (not already on its way when a 429 came back).
+			const fresh = pacer.isCurrent(ticket);
+			const asked = unit.read(retryAfter(body, response.headers, Date.now(), wasSeconds), fresh, Date.now());
 			// The waits so far were misread (too short): what the pace learned from them is void.
 			if (unit.inSeconds && !wasSeconds) pacer.relearn();
 			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
@@ -92,6 +93,7 @@ export async function exchange(
 			continue;
 		}
 		pacer.accepted();
+		run.retryAfterUnit.accepted();
 		if (isRead && TRANSIENT_STATUSES.includes(response.statusCode) && readRetries < READ_RETRY_DELAYS_MS.length) {
 			discardBody(response);
 			await abortableWait(READ_RETRY_DELAYS_MS[readRetries++], signal);

@@ -40,33 +40,38 @@ export function retryAfter(body: unknown, headers: IDataObject = {}, now = Date.
 
 /**
  * The unit of a run's header-less whole-number waits, learned from the service: read short
- * (milliseconds) until one request is refused `SWITCH_AFTER` times in a row after waiting each
- * short reading, each answer counting down as seconds would (no more than the time waited, and a
+ * (milliseconds) until the service refuses `SWITCH_AFTER` requests in a row that were sent after
+ * the last short wait (none accepted in between, so the run's own requests taking the slot does
+ * not count), each answer counting down as seconds would (no more than the time waited, and a
  * second of rounding, off the first); from then on they are seconds, for the rest of the run.
  */
 export class RetryAfterUnit {
 	inSeconds = false;
+	private streak = { count: 0, firstAt: 0, firstSecondsMs: 0 };
 
-	/** Follows one request's 429s; returns the wait to use for this one, switched to seconds once the evidence is in. */
-	read(asked: RetryAfter, streak: ShortStreak, now: number): RetryAfter {
+	/** A request went through: the short waits work. */
+	accepted(): void {
+		this.streak.count = 0;
+	}
+
+	/**
+	 * Reads one 429's wait, `fresh` when its request was sent after the last pause; returns the
+	 * wait to use, switched to seconds once the evidence is in.
+	 */
+	read(asked: RetryAfter, fresh: boolean, now: number): RetryAfter {
 		if (asked.asSecondsMs === undefined) {
-			streak.count = 0;
+			this.streak.count = 0;
 			return asked;
 		}
+		if (!fresh) return asked;
+		const streak = this.streak;
 		const countsDown = streak.count > 0 && asked.asSecondsMs >= streak.firstSecondsMs - (now - streak.firstAt) - 1000;
 		if (countsDown) streak.count++;
-		else Object.assign(streak, { count: 1, firstAt: now, firstSecondsMs: asked.asSecondsMs });
-		if (streak.count < SWITCH_AFTER) return asked;
+		else this.streak = { count: 1, firstAt: now, firstSecondsMs: asked.asSecondsMs };
+		if (this.streak.count < SWITCH_AFTER) return asked;
 		this.inSeconds = true;
 		return { ms: asked.asSecondsMs, wholeSeconds: true };
 	}
-}
-
-/** One request's run of 429s read short. */
-export interface ShortStreak {
-	count: number;
-	firstAt: number;
-	firstSecondsMs: number;
 }
 
 /** Refusals in a row after short waits that show the service counts seconds. */
