@@ -5,14 +5,12 @@
  */
 import { execFile, fork } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeType } from 'n8n-workflow';
 
-import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ACTION_NODE_TYPE, activeTrigger, registerNodeType, runChain, START_NODE_TYPE, triggerWorkflow } from '../test/helpers/harness';

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
-import { API_PATH, api, NODE, runAction } from '../helpers/fixtures';
+import { API_PATH, api, NODE, runAction, APP_URL, apiKeyCredentials, OAUTH_TOKEN, oauth2Credentials } from '../helpers/fixtures';
 import { runChain, START_NODE_TYPE, ACTION_NODE_TYPE } from '../helpers/harness';
 import nock from 'nock';
 
-import { APP_URL, apiKeyCredentials, OAUTH_TOKEN, oauth2Credentials } from '../helpers/fixtures';
 
 const png = Buffer.from('89504e470d0a1a0a-fake-png', 'utf8');
 

@@ -126,6 +126,7 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 	test.each(cases)('%s', (name, make, whole, concurrency, latency) => {
 		const result = simulate(make(), whole, concurrency, 1000, latency);
 		const rate = 1000 / result.seconds;
+		// eslint-disable-next-line no-console -- the measured rate is the point of reading the log
 		console.log(`${name}: ${rate.toFixed(1)} req/s (${(rate / 20).toFixed(3)}× allowed), 429 ${result.refused} of ${result.sent} (${((100 * result.refused) / result.sent).toFixed(1)} %)`);
 		expect(result.early).toBe(0);
 		// Whole seconds, 10 at once: every 429 pauses the run for a whole second (nothing goes out
@@ -152,6 +153,7 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 			};
 			const result = simulate(limiter, whole, concurrency, 2000);
 			const idealSeconds = 40 + (2000 - 350) / 20;
+			// eslint-disable-next-line no-console -- as above
 			console.log(`squeeze then release, ${whole ? 'whole seconds' : 'fractions'}, ${concurrency} at once: ${result.seconds.toFixed(1)} s (ideal ${idealSeconds}), 429 ${result.refused} of ${result.sent}`);
 			expect(result.early).toBe(0);
 			expect(idealSeconds / result.seconds).toBeGreaterThanOrEqual(0.67);

@@ -145,7 +145,8 @@ describe('Studio → Start Generation', () => {
 		const cdn = nock('https://cdn.example.net', { badheaders: ['authorization'] })
 			.get('/gen_1/slide-2.png')
 			.reply(200, Buffer.from('png-two'), { 'Content-Type': 'image/png' });
-		const { waitForCompletion: _untouched, ...defaults } = startGeneration('slideshow', { hook: 'x' }, { pollInterval: 0.1 });
+		const defaults = startGeneration('slideshow', { hook: 'x' }, { pollInterval: 0.1 });
+		delete defaults.waitForCompletion;
 		const result = await runAction(defaults);
 		expect(result.error).toBeUndefined();
 		const [item] = result.output(NODE);
