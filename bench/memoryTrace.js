@@ -20,13 +20,26 @@ const sample = () => {
 	}
 };
 setInterval(sample, 10).unref();
-const kinds = { [constants.NODE_PERFORMANCE_GC_MINOR]: 'young', [constants.NODE_PERFORMANCE_GC_MAJOR]: 'full', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental' };
+const kinds = {
+	[constants.NODE_PERFORMANCE_GC_MINOR]: 'young',
+	[constants.NODE_PERFORMANCE_GC_MAJOR]: 'full',
+	[constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+};
 new PerformanceObserver((list) => {
-	for (const entry of list.getEntries()) collections.push({ at: entry.startTime, kind: kinds[entry.detail?.kind] ?? 'other' });
+	for (const entry of list.getEntries())
+		collections.push({ at: entry.startTime, kind: kinds[entry.detail?.kind] ?? 'other' });
 }).observe({ entryTypes: ['gc'] });
 process.on('exit', () => {
 	sample();
 	const during = { young: 0, full: 0, incremental: 0, other: 0 };
-	for (const { at, kind } of collections) if (at >= streaming.from && at <= streaming.to) during[kind]++;
-	writeFileSync(process.env.BENCH_MEMORY_TRACE, JSON.stringify({ highestArrayBuffersMiB, streamingMs: Math.round(streaming.to - streaming.from), collectionsWhileStreaming: during }));
+	for (const { at, kind } of collections)
+		if (at >= streaming.from && at <= streaming.to) during[kind]++;
+	writeFileSync(
+		process.env.BENCH_MEMORY_TRACE,
+		JSON.stringify({
+			highestArrayBuffersMiB,
+			streamingMs: Math.round(streaming.to - streaming.from),
+			collectionsWhileStreaming: during,
+		}),
+	);
 });

@@ -13,7 +13,13 @@ const server = http.createServer((req, res) => {
 	if (generation) {
 		const suffix = generation[1] ?? '';
 		res.writeHead(200, { 'Content-Type': 'application/json' });
-		return res.end(JSON.stringify({ id: `gen_big${suffix}`, status: 'done', outputs: [{ id: `med_big${suffix}`, path: `/uploads/big${suffix}.mp4` }] }));
+		return res.end(
+			JSON.stringify({
+				id: `gen_big${suffix}`,
+				status: 'done',
+				outputs: [{ id: `med_big${suffix}`, path: `/uploads/big${suffix}.mp4` }],
+			}),
+		);
 	}
 	const file = req.method === 'GET' && /^\/uploads\/big(?:_(\d+))?\.mp4$/.exec(req.url);
 	if (file) {

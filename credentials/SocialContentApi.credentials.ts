@@ -20,7 +20,8 @@ export class SocialContentApi implements ICredentialType {
 		dark: 'file:../icons/socialContent.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-social-content/n8n-nodes-social-content#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-social-content/n8n-nodes-social-content#credentials';
 
 	properties: INodeProperties[] = [
 		instanceUrlProperty,
@@ -31,7 +32,8 @@ export class SocialContentApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Created in the application under its agents area. Sent as is, without "Bearer".',
+			description:
+				'Created in the application under its agents area. Sent as is, without "Bearer".',
 		},
 	];
 
@@ -56,13 +58,15 @@ export class SocialContentApi implements ICredentialType {
 		},
 		// n8n's tester checks each rule by its type; the type only lists arrays of one kind.
 		rules: [
-			...[301, 302, 303, 307, 308].map((status): IAuthenticateRuleResponseCode => ({
-				type: 'responseCode',
-				properties: {
-					value: status,
-					message: `The Instance URL redirects (HTTP ${status}) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.`,
-				},
-			})),
+			...[301, 302, 303, 307, 308].map(
+				(status): IAuthenticateRuleResponseCode => ({
+					type: 'responseCode',
+					properties: {
+						value: status,
+						message: `The Instance URL redirects (HTTP ${status}) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.`,
+					},
+				}),
+			),
 			{
 				// n8n fails the test when get(body, key) === value: a web page or a broken answer (a
 				// string) has no `ok`.

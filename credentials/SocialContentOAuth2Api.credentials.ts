@@ -34,7 +34,8 @@ export class SocialContentOAuth2Api implements ICredentialType {
 			name: 'usePkce',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to add a PKCE S256 code challenge to the authorization (supported by the service)',
+			description:
+				'Whether to add a PKCE S256 code challenge to the authorization (supported by the service)',
 		},
 		{
 			displayName: 'Authorization URL',

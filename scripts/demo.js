@@ -8,7 +8,14 @@ const { execFileSync, spawn } = require('node:child_process');
 const { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-const { ROOT, installN8n, installPackage, n8nEnv, setupOwner, waitUntilReady } = require('./n8n-runtime');
+const {
+	ROOT,
+	installN8n,
+	installPackage,
+	n8nEnv,
+	setupOwner,
+	waitUntilReady,
+} = require('./n8n-runtime');
 const { createSandbox } = require('../test/sandbox/server');
 
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
@@ -18,7 +25,10 @@ const log = (line) => console.log(`[demo] ${line}`);
 
 async function main() {
 	log('building the package');
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['run', 'build', '--silent'], {
+		cwd: ROOT,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	log('installing n8n and Node 24 (cached after the first run)');
 	const { nodeBin, n8nBin, cache } = installN8n();
 	// n8n's data folder (database, its cached web assets) beside the cached n8n, never in the
@@ -41,27 +51,44 @@ async function main() {
 	mkdirSync(USER_FOLDER, { recursive: true });
 	installPackage(USER_FOLDER);
 	const env = n8nEnv(nodeBin, USER_FOLDER, N8N_PORT, N8N_PORT + 1000);
-	const cli = (args) => execFileSync(n8nBin, args, { cwd: USER_FOLDER, env, stdio: ['ignore', 'ignore', 'inherit'] });
+	const cli = (args) =>
+		execFileSync(n8nBin, args, { cwd: USER_FOLDER, env, stdio: ['ignore', 'ignore', 'inherit'] });
 
 	const credentials = [
-		{ id: 'sandboxApiKey', name: 'Social Content (sandbox)', type: 'socialContentApi', data: { instanceUrl, apiKey } },
+		{
+			id: 'sandboxApiKey',
+			name: 'Social Content (sandbox)',
+			type: 'socialContentApi',
+			data: { instanceUrl, apiKey },
+		},
 		{
 			id: 'sandboxOAuth2',
 			name: 'Social Content OAuth2 (sandbox)',
 			type: 'socialContentOAuth2Api',
-			data: { instanceUrl, clientId: 'sandbox-client', clientSecret: 'sandbox-secret', usePkce: true },
+			data: {
+				instanceUrl,
+				clientId: 'sandbox-client',
+				clientSecret: 'sandbox-secret',
+				usePkce: true,
+			},
 		},
 	];
 	writeFileSync(join(USER_FOLDER, 'credentials.json'), JSON.stringify(credentials));
 	cli(['import:credentials', `--input=${join(USER_FOLDER, 'credentials.json')}`]);
 	const examples = readdirSync(join(ROOT, 'examples')).filter((file) => file.endsWith('.json'));
-	const workflows = examples.map((file) => JSON.parse(readFileSync(join(ROOT, 'examples', file), 'utf8')));
+	const workflows = examples.map((file) =>
+		JSON.parse(readFileSync(join(ROOT, 'examples', file), 'utf8')),
+	);
 	writeFileSync(join(USER_FOLDER, 'workflows.json'), JSON.stringify(workflows));
 	cli(['import:workflow', `--input=${join(USER_FOLDER, 'workflows.json')}`]);
 	log(`imported ${credentials.length} credentials and ${workflows.length} example workflows`);
 
 	log(`starting n8n on port ${N8N_PORT}`);
-	const n8n = spawn(n8nBin, ['start'], { cwd: USER_FOLDER, env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const n8n = spawn(n8nBin, ['start'], {
+		cwd: USER_FOLDER,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	const output = [];
 	n8n.stdout.on('data', (chunk) => output.push(String(chunk)));
 	n8n.stderr.on('data', (chunk) => output.push(String(chunk)));
@@ -73,7 +100,10 @@ async function main() {
 		stopping = true;
 		log('stopping n8n and the sandbox');
 		n8n.kill('SIGTERM');
-		await Promise.race([new Promise((resolve) => n8n.once('exit', resolve)), new Promise((resolve) => setTimeout(resolve, 10000))]);
+		await Promise.race([
+			new Promise((resolve) => n8n.once('exit', resolve)),
+			new Promise((resolve) => setTimeout(resolve, 10000)),
+		]);
 		if (n8n.exitCode === null) n8n.kill('SIGKILL');
 		if (sandbox) await sandbox.close();
 		process.exit(code);

@@ -21,15 +21,25 @@ function installN8n() {
 	const cache = out.trim().split('\n').pop();
 	const version = process.env.N8N_VERSION || '2.41.1';
 	const nodeMajor = process.env.NODE_MAJOR || '24';
-	return { cache, nodeBin: join(cache, `node${nodeMajor}`, 'bin'), n8nBin: join(cache, `n8n-${version}`, 'node_modules', '.bin', 'n8n') };
+	return {
+		cache,
+		nodeBin: join(cache, `node${nodeMajor}`, 'bin'),
+		n8nBin: join(cache, `n8n-${version}`, 'node_modules', '.bin', 'n8n'),
+	};
 }
 
 /** Builds and packs this package, and unpacks it where n8n looks: always the current source. */
 function installPackage(userFolder) {
 	// Compiles over dist/ in place (no clean): a test that lists dist/ may be running beside it.
-	execFileSync('npm', ['run', 'compile', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['run', 'compile', '--silent'], {
+		cwd: ROOT,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	const packDir = mkdtempSync(join(tmpdir(), 'sc-pack-'));
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
+		cwd: ROOT,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	const tarball = readdirSync(packDir).find((file) => file.endsWith('.tgz'));
 	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 	rmSync(target, { recursive: true, force: true });
@@ -65,7 +75,8 @@ async function waitUntilReady(url, child, log, timeoutMs = 120000) {
 	while (Date.now() < deadline) {
 		try {
 			// n8n 1.x reports ready before its REST routes are registered: wait for those too.
-			if ((await fetch(`${url}/healthz/readiness`)).ok && (await fetch(`${url}/rest/settings`)).ok) return;
+			if ((await fetch(`${url}/healthz/readiness`)).ok && (await fetch(`${url}/rest/settings`)).ok)
+				return;
 		} catch {
 			// not listening yet
 		}
@@ -82,8 +93,17 @@ async function setupOwner(url, email, password) {
 		headers: { 'Content-Type': 'application/json' },
 		body: JSON.stringify({ email, firstName: 'Demo', lastName: 'Owner', password }),
 	});
-	if (!response.ok) throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
 	return (response.headers.get('set-cookie') || '').split(';')[0];
 }
 
-module.exports = { ROOT, PACKAGE_NAME, installN8n, installPackage, n8nEnv, waitUntilReady, setupOwner };
+module.exports = {
+	ROOT,
+	PACKAGE_NAME,
+	installN8n,
+	installPackage,
+	n8nEnv,
+	waitUntilReady,
+	setupOwner,
+};

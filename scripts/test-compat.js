@@ -9,7 +9,9 @@ const { join } = require('node:path');
 
 const version = process.argv[2];
 if (!version || !/^\d+\.\d+\.\d+$/.test(version)) {
-	console.error('Usage: npm run test:compat -- <n8n version>, e.g. npm run test:compat -- 1.123.81');
+	console.error(
+		'Usage: npm run test:compat -- <n8n version>, e.g. npm run test:compat -- 1.123.81',
+	);
 	process.exit(2);
 }
 const [major, minor] = version.split('.').map(Number);
@@ -19,9 +21,13 @@ function nodeFor() {
 }
 const nodeMajor = process.env.NODE_MAJOR || nodeFor();
 const jest = join(__dirname, '..', 'node_modules', '.bin', 'jest');
-const result = spawnSync(jest, ['--testMatch', '<rootDir>/test/compat/*.compat.ts', '--runInBand', '--testTimeout', '300000'], {
-	cwd: join(__dirname, '..'),
-	stdio: 'inherit',
-	env: { ...process.env, N8N_VERSION: version, NODE_MAJOR: nodeMajor },
-});
+const result = spawnSync(
+	jest,
+	['--testMatch', '<rootDir>/test/compat/*.compat.ts', '--runInBand', '--testTimeout', '300000'],
+	{
+		cwd: join(__dirname, '..'),
+		stdio: 'inherit',
+		env: { ...process.env, N8N_VERSION: version, NODE_MAJOR: nodeMajor },
+	},
+);
 process.exit(result.status ?? 1);

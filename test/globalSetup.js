@@ -6,5 +6,8 @@ const { execFileSync } = require('node:child_process');
 const { join } = require('node:path');
 
 module.exports = async () => {
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: join(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['run', 'build', '--silent'], {
+		cwd: join(__dirname, '..'),
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 };

@@ -20,7 +20,12 @@ class BareDownload {
 
 	async execute() {
 		const url = this.getNodeParameter('url', 0);
-		const response = await this.helpers.httpRequest({ method: 'GET', url, encoding: 'stream', returnFullResponse: true });
+		const response = await this.helpers.httpRequest({
+			method: 'GET',
+			url,
+			encoding: 'stream',
+			returnFullResponse: true,
+		});
 		const data = await this.helpers.prepareBinaryData(response.body, 'big.mp4', 'video/mp4');
 		return [[{ json: {}, binary: { data }, pairedItem: { item: 0 } }]];
 	}

@@ -20,11 +20,15 @@ export class SocialContent implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Content',
 		name: 'socialContent',
-		icon: { light: 'file:../../icons/socialContent.svg', dark: 'file:../../icons/socialContent.dark.svg' },
+		icon: {
+			light: 'file:../../icons/socialContent.svg',
+			dark: 'file:../../icons/socialContent.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Score and generate hooks, generate media in the studio, and schedule posts to social channels',
+		description:
+			'Score and generate hooks, generate media in the studio, and schedule posts to social channels',
 		defaults: { name: 'Social Content' },
 		usableAsTool: true,
 		inputs: [MAIN_CONNECTION],

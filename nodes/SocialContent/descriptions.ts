@@ -14,7 +14,11 @@ export const authenticationProperty: INodeProperties = {
 
 export function credentialsFor(): INodeCredentialDescription[] {
 	return [
-		{ name: 'socialContentApi', required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
+		{
+			name: 'socialContentApi',
+			required: true,
+			displayOptions: { show: { authentication: ['apiKey'] } },
+		},
 		{
 			name: 'socialContentOAuth2Api',
 			required: true,

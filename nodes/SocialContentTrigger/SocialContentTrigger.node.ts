@@ -12,7 +12,12 @@ import { loadOptions } from '../SocialContent/methods';
 import { simplifyProperty } from '../SocialContent/actions/shared/simplify';
 import type { PostStatus } from '../SocialContent/actions/shared/posts';
 import { RunContext } from '../SocialContent/transport';
-import { latestGeneration, pollBudgetMs, pollGenerations, type TriggerOptions } from './pollGenerations';
+import {
+	latestGeneration,
+	pollBudgetMs,
+	pollGenerations,
+	type TriggerOptions,
+} from './pollGenerations';
 import { latestPost, pollPosts, type PostTriggerOptions } from './pollPosts';
 import { triggerKey, type FamilyPoll } from './stateCopies';
 
@@ -20,7 +25,10 @@ export class SocialContentTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Content Trigger',
 		name: 'socialContentTrigger',
-		icon: { light: 'file:../../icons/socialContentTrigger.svg', dark: 'file:../../icons/socialContentTrigger.dark.svg' },
+		icon: {
+			light: 'file:../../icons/socialContentTrigger.svg',
+			dark: 'file:../../icons/socialContentTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
@@ -37,10 +45,26 @@ export class SocialContentTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				options: [
-					{ name: 'Generation Failed', value: 'failed', description: 'A studio generation reached status failed' },
-					{ name: 'Generation Finished', value: 'done', description: 'A studio generation reached status done' },
-					{ name: 'Post Failed', value: 'postFailed', description: 'A scheduled or published post failed to go out' },
-					{ name: 'Post Published', value: 'postPublished', description: 'A post went out on its channel' },
+					{
+						name: 'Generation Failed',
+						value: 'failed',
+						description: 'A studio generation reached status failed',
+					},
+					{
+						name: 'Generation Finished',
+						value: 'done',
+						description: 'A studio generation reached status done',
+					},
+					{
+						name: 'Post Failed',
+						value: 'postFailed',
+						description: 'A scheduled or published post failed to go out',
+					},
+					{
+						name: 'Post Published',
+						value: 'postPublished',
+						description: 'A post went out on its channel',
+					},
 				],
 				default: ['done'],
 				required: true,
@@ -78,7 +102,9 @@ export class SocialContentTrigger implements INodeType {
 		],
 	};
 
-	methods = { loadOptions: { getFormats: loadOptions.getFormats, getChannels: loadOptions.getChannels } };
+	methods = {
+		loadOptions: { getFormats: loadOptions.getFormats, getChannels: loadOptions.getChannels },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const events = (this.getNodeParameter('events', ['done']) as string[]).filter(Boolean);
@@ -90,7 +116,9 @@ export class SocialContentTrigger implements INodeType {
 			simplify,
 		};
 		const posts: PostTriggerOptions = {
-			statuses: events.map((event) => POST_EVENTS[event]).filter((status): status is PostStatus => status !== undefined),
+			statuses: events
+				.map((event) => POST_EVENTS[event])
+				.filter((status): status is PostStatus => status !== undefined),
 			channels: (this.getNodeParameter('channels', []) as string[]).map(String),
 			simplify,
 		};
@@ -109,7 +137,9 @@ export class SocialContentTrigger implements INodeType {
 		const key = triggerKey(this);
 		const running = runningPolls.get(key);
 		if (running !== undefined && Date.now() - running < pollBudgetMs(this) + STUCK_POLL_MS) {
-			this.logger.debug('Social Content Trigger: the previous poll is still running; this one is skipped');
+			this.logger.debug(
+				'Social Content Trigger: the previous poll is still running; this one is skipped',
+			);
 			return null;
 		}
 		const started = Date.now();
@@ -121,7 +151,8 @@ export class SocialContentTrigger implements INodeType {
 			// (and carry over what does not fit). Nothing is saved unless every part succeeds.
 			const parts: FamilyPoll[] = [];
 			if (posts.statuses.length) parts.push(await pollPosts(run, posts, activation));
-			if (generations.statuses.length) parts.push(await pollGenerations(run, generations, activation));
+			if (generations.statuses.length)
+				parts.push(await pollGenerations(run, generations, activation));
 			const items = parts.flatMap((part) => part.items);
 			for (const part of parts) part.commit(items.length > 0);
 			return items.length ? [items] : null;
@@ -142,7 +173,10 @@ export class SocialContentTrigger implements INodeType {
 /** The Events values of generations (their statuses). */
 const GENERATION_EVENTS = ['done', 'failed'];
 /** The Events values of posts, and the outcome each stands for. */
-const POST_EVENTS: Record<string, PostStatus | undefined> = { postPublished: 'published', postFailed: 'failed' };
+const POST_EVENTS: Record<string, PostStatus | undefined> = {
+	postPublished: 'published',
+	postFailed: 'failed',
+};
 
 /** Start time of the poll running now, per trigger (workflow and node), in this process. */
 const runningPolls = new Map<string, number>();
@@ -163,8 +197,14 @@ function isActivationPoll(ctx: IPollFunctions): boolean {
 	const first = !polledContexts.has(ctx);
 	polledContexts.add(ctx);
 	if (!first) return false;
-	const budget = typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function' ? Number(ctx.getPollBudgetMs()) : NaN;
-	const scheduledByDurableEngine = ctx.getActivationMode() === 'update' && Number.isFinite(budget) && budget < CLASSIC_POLL_BUDGET_MS;
+	const budget =
+		typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
+			? Number(ctx.getPollBudgetMs())
+			: NaN;
+	const scheduledByDurableEngine =
+		ctx.getActivationMode() === 'update' &&
+		Number.isFinite(budget) &&
+		budget < CLASSIC_POLL_BUDGET_MS;
 	return !scheduledByDurableEngine;
 }
 

@@ -78,7 +78,8 @@ export function finishTimeMs(generation: IDataObject): number | undefined {
 	for (const field of FINISH_TIME_FIELDS) {
 		const value = generation[field];
 		if (value === undefined || value === null || value === '') continue;
-		const ms = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(String(value));
+		const ms =
+			typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(String(value));
 		if (Number.isFinite(ms)) return ms;
 	}
 	return undefined;
@@ -109,14 +110,20 @@ export function baseline(reading: ListReading, seq = 0): GenerationState {
 		v: 3,
 		seq: seq + 1,
 		seen: seen.encode(MAX_SEEN),
-		pending: unique(reading.entries.filter(isPending).map((entry) => String(entry.id))).slice(-MAX_PENDING),
+		pending: unique(reading.entries.filter(isPending).map((entry) => String(entry.id))).slice(
+			-MAX_PENDING,
+		),
 		owed: [],
 		finishedUpToMs: latestFinish(reading, null),
 	});
 }
 
 /** Which finished generations of this reading are new since the state. */
-export function plan(state: GenerationState, reading: ListReading, seen = new SeenMemory(state.seen)): Plan {
+export function plan(
+	state: GenerationState,
+	reading: ListReading,
+	seen = new SeenMemory(state.seen),
+): Plan {
 	const idOf = (entry: IDataObject) => String(entry.id);
 	const owed = new Set(state.owed.map((entry) => entry.id));
 	const pending = new Set(state.pending);
@@ -124,9 +131,15 @@ export function plan(state: GenerationState, reading: ListReading, seen = new Se
 
 	let lowestKnown = -1;
 	entries.forEach((entry, index) => {
-		if (!isPending(entry) && !pending.has(idOf(entry)) && (seen.has(idOf(entry)) || owed.has(idOf(entry)))) lowestKnown = index;
+		if (
+			!isPending(entry) &&
+			!pending.has(idOf(entry)) &&
+			(seen.has(idOf(entry)) || owed.has(idOf(entry)))
+		)
+			lowestKnown = index;
 	});
-	const guardMs = state.finishedUpToMs === null ? null : state.finishedUpToMs - FINISH_GUARD_SLACK_MS;
+	const guardMs =
+		state.finishedUpToMs === null ? null : state.finishedUpToMs - FINISH_GUARD_SLACK_MS;
 
 	const finished: Array<{ entry: IDataObject; index: number }> = [];
 	const old: string[] = [];
@@ -144,9 +157,13 @@ export function plan(state: GenerationState, reading: ListReading, seen = new Se
 		if (owed.has(id)) return;
 		if (seen.has(id)) return;
 		const finishedAt = finishTimeMs(entry);
-		const placedNew = finishedAt !== undefined && state.finishedUpToMs !== null && finishedAt > state.finishedUpToMs;
+		const placedNew =
+			finishedAt !== undefined &&
+			state.finishedUpToMs !== null &&
+			finishedAt > state.finishedUpToMs;
 		const placedOld = finishedAt !== undefined && guardMs !== null && finishedAt < guardMs;
-		if (placedNew || (!placedOld && (lowestKnown < 0 || index < lowestKnown))) finished.push({ entry, index });
+		if (placedNew || (!placedOld && (lowestKnown < 0 || index < lowestKnown)))
+			finished.push({ entry, index });
 		else old.push(id);
 	});
 
@@ -165,11 +182,20 @@ export function plan(state: GenerationState, reading: ListReading, seen = new Se
 export function settle(
 	state: GenerationState,
 	decided: Pick<Plan, 'old' | 'pending' | 'finishedUpToMs'>,
-	outcome: { fired: string[]; owed: OwedGeneration[]; carried: string[]; resolvedPending: string[] },
+	outcome: {
+		fired: string[];
+		owed: OwedGeneration[];
+		carried: string[];
+		resolvedPending: string[];
+	},
 	seen = new SeenMemory(state.seen),
 ): GenerationState {
 	for (const id of [...decided.old, ...outcome.fired]) seen.add(id);
-	const done = new Set([...outcome.resolvedPending, ...outcome.fired, ...outcome.owed.map((owed) => owed.id)]);
+	const done = new Set([
+		...outcome.resolvedPending,
+		...outcome.fired,
+		...outcome.owed.map((owed) => owed.id),
+	]);
 	// Carried ones first: they finished before anything found pending since.
 	const pending = unique([...outcome.carried, ...decided.pending.filter((id) => !done.has(id))]);
 	return fit(
@@ -178,7 +204,9 @@ export function settle(
 			seq: state.seq + 1,
 			seen: '',
 			pending: pending.slice(0, MAX_PENDING),
-			owed: outcome.owed.slice(0, MAX_OWED).map((owed) => ({ ...owed, error: owed.error.slice(0, MAX_ERROR_LENGTH) })),
+			owed: outcome.owed
+				.slice(0, MAX_OWED)
+				.map((owed) => ({ ...owed, error: owed.error.slice(0, MAX_ERROR_LENGTH) })),
 			finishedUpToMs: decided.finishedUpToMs,
 		},
 		seen,
@@ -190,7 +218,7 @@ function fit(state: GenerationState, seen = new SeenMemory(state.seen)): Generat
 	const rest = JSON.stringify({ generations: { ...state, seen: '' } }).length;
 	const room = STATE_MAX_BYTES - rest - 64;
 	// base64 of 4n bytes takes 4·ceil(4n/3) characters.
-	const fits = Math.max(0, Math.floor((room / 4) * 3 / 4) - 1);
+	const fits = Math.max(0, Math.floor(((room / 4) * 3) / 4) - 1);
 	return { ...state, seen: seen.encode(Math.min(MAX_SEEN, fits)) };
 }
 
@@ -221,7 +249,11 @@ function unique(ids: string[]): string[] {
 /** Oldest first: by finish time when every one has it; else by list position, reversed (the list is newest first). */
 function oldestFirst(found: Array<{ entry: IDataObject; index: number }>): IDataObject[] {
 	const timed = found.map((item) => ({ ...item, time: finishTimeMs(item.entry) }));
-	timed.sort((a, b) => (a.time !== undefined && b.time !== undefined && a.time !== b.time ? a.time - b.time : b.index - a.index));
+	timed.sort((a, b) =>
+		a.time !== undefined && b.time !== undefined && a.time !== b.time
+			? a.time - b.time
+			: b.index - a.index,
+	);
 	return timed.map(({ entry }) => entry);
 }
 
@@ -265,7 +297,17 @@ export function writeState(staticData: IDataObject, state: GenerationState): voi
 export function fromV2(old: StateV2): GenerationState {
 	const seen = new SeenMemory();
 	for (const id of [...old.fired, ...[...old.head].reverse()]) seen.add(id);
-	return fit({ v: 3, seq: 1, seen: '', pending: old.pending.slice(-MAX_PENDING), owed: old.owed.slice(0, MAX_OWED), finishedUpToMs: old.finishedUpToMs }, seen);
+	return fit(
+		{
+			v: 3,
+			seq: 1,
+			seen: '',
+			pending: old.pending.slice(-MAX_PENDING),
+			owed: old.owed.slice(0, MAX_OWED),
+			finishedUpToMs: old.finishedUpToMs,
+		},
+		seen,
+	);
 }
 
 /**
@@ -274,8 +316,14 @@ export function fromV2(old: StateV2): GenerationState {
  * saw no time at all (it dropped ids older than its mark, `updatedAt` included) and under its cap;
  * otherwise only a real finish time after its mark places a generation.
  */
-export function fromV1(old: StateV1, reading: ListReading): { finished: IDataObject[]; next: GenerationState } {
-	const exactIds = Object.keys(old.seen).length < V1_MAX_REMEMBERED && old.forgottenUpToMs == null && old.highWaterMs === null;
+export function fromV1(
+	old: StateV1,
+	reading: ListReading,
+): { finished: IDataObject[]; next: GenerationState } {
+	const exactIds =
+		Object.keys(old.seen).length < V1_MAX_REMEMBERED &&
+		old.forgottenUpToMs == null &&
+		old.highWaterMs === null;
 	const fires = reading.entries.filter((entry) => {
 		if (isPending(entry) || String(entry.id) in old.seen) return false;
 		const finishedAt = finishTimeMs(entry);
@@ -286,5 +334,8 @@ export function fromV1(old: StateV1, reading: ListReading): { finished: IDataObj
 		return exactIds;
 	});
 	const next = baseline({ entries: reading.entries.filter((entry) => !fires.includes(entry)) });
-	return { finished: oldestFirst(fires.map((entry) => ({ entry, index: reading.entries.indexOf(entry) }))), next };
+	return {
+		finished: oldestFirst(fires.map((entry) => ({ entry, index: reading.entries.indexOf(entry) }))),
+		next,
+	};
 }

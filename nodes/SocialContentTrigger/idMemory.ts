@@ -21,7 +21,8 @@ export class SeenMemory {
 	constructor(encoded = '') {
 		const bytes = Buffer.from(encoded, 'base64');
 		this.order = [];
-		for (let offset = 0; offset + 4 <= bytes.length; offset += 4) this.order.push(bytes.readUInt32BE(offset));
+		for (let offset = 0; offset + 4 <= bytes.length; offset += 4)
+			this.order.push(bytes.readUInt32BE(offset));
 		this.set = new Set(this.order);
 	}
 

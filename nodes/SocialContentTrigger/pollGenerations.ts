@@ -1,6 +1,10 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { generationItem, getGeneration, normaliseGeneration } from '../SocialContent/actions/shared/generations';
+import {
+	generationItem,
+	getGeneration,
+	normaliseGeneration,
+} from '../SocialContent/actions/shared/generations';
 import { simplifyGeneration } from '../SocialContent/actions/shared/simplify';
 import { walkPages } from '../SocialContent/actions/shared/paging';
 import type { RunContext } from '../SocialContent/transport';
@@ -57,12 +61,19 @@ const RECORD_SEEN = 1000;
  * cannot be read is retried on later polls, then emitted with an `error` field. The new state is
  * saved by `commit`, once every part of the poll has succeeded.
  */
-export async function pollGenerations(run: PollRun, options: TriggerOptions, activation: boolean): Promise<FamilyPoll> {
+export async function pollGenerations(
+	run: PollRun,
+	options: TriggerOptions,
+	activation: boolean,
+): Promise<FamilyPoll> {
 	const family = openFamily(run.n8n, 'generations', activation, {
 		read: readState,
 		isCurrent: isCurrentState,
 		write: writeState,
-		forRecord: (decided) => ({ ...decided, seen: new SeenMemory(decided.seen).encode(RECORD_SEEN) }),
+		forRecord: (decided) => ({
+			...decided,
+			seen: new SeenMemory(decided.seen).encode(RECORD_SEEN),
+		}),
 	});
 	const state = family.state;
 	let next: GenerationState | undefined;
@@ -77,7 +88,15 @@ export async function pollGenerations(run: PollRun, options: TriggerOptions, act
 		const upgraded = fromV1(state, await readGenerations(run, () => true, BASELINE_PAGES));
 		const due = upgraded.finished.map((generation) => ({ generation, attempts: 0 }));
 		const after = upgraded.next;
-		const items = await emit(run, options, after, { old: [], pending: after.pending, finishedUpToMs: after.finishedUpToMs }, due, [], save);
+		const items = await emit(
+			run,
+			options,
+			after,
+			{ old: [], pending: after.pending, finishedUpToMs: after.finishedUpToMs },
+			due,
+			[],
+			save,
+		);
 		return { items, commit: family.commitOf(next) };
 	}
 	const upgrading = state.v === 2;
@@ -86,20 +105,46 @@ export async function pollGenerations(run: PollRun, options: TriggerOptions, act
 	const owed = new Set(current.owed.map((entry) => entry.id));
 	// Read on until a page shows a finished id already known (with none known, to the end); at the
 	// upgrade from layout 2, as deep as a baseline, so the memory holds the old ones it never kept.
-	const knownOn = (page: IDataObject[]) => page.some((entry) => !isPending(entry) && (seen.has(String(entry.id)) || owed.has(String(entry.id))));
-	const reading = await readGenerations(run, (page) => upgrading || !knownOn(page), upgrading ? BASELINE_PAGES : undefined);
+	const knownOn = (page: IDataObject[]) =>
+		page.some(
+			(entry) => !isPending(entry) && (seen.has(String(entry.id)) || owed.has(String(entry.id))),
+		);
+	const reading = await readGenerations(
+		run,
+		(page) => upgrading || !knownOn(page),
+		upgrading ? BASELINE_PAGES : undefined,
+	);
 	const decided = plan(current, reading, seen);
 	const { finished, resolvedPending, checked } = await askForUnseen(run, decided.unseenPending);
 
-	const listed = new Map([...decided.finished, ...finished].map((entry) => [String(entry.id), entry]));
+	const listed = new Map(
+		[...decided.finished, ...finished].map((entry) => [String(entry.id), entry]),
+	);
 	const due = [
 		// Owed ones first: they finished before anything new.
-		...current.owed.map((entry) => ({ generation: listed.get(entry.id) ?? { id: entry.id, status: entry.status, outputs: [] }, attempts: entry.attempts })),
-		...[...decided.finished, ...finished].filter((entry) => !owed.has(String(entry.id))).map((generation) => ({ generation, attempts: 0 })),
+		...current.owed.map((entry) => ({
+			generation: listed.get(entry.id) ?? { id: entry.id, status: entry.status, outputs: [] },
+			attempts: entry.attempts,
+		})),
+		...[...decided.finished, ...finished]
+			.filter((entry) => !owed.has(String(entry.id)))
+			.map((generation) => ({ generation, attempts: 0 })),
 	];
 	// Pending ids asked for this time go to the back of the line.
-	const pending = [...decided.pending.filter((id) => !checked.includes(id)), ...decided.pending.filter((id) => checked.includes(id))];
-	const items = await emit(run, options, current, { ...decided, pending }, due, resolvedPending, save, seen);
+	const pending = [
+		...decided.pending.filter((id) => !checked.includes(id)),
+		...decided.pending.filter((id) => checked.includes(id)),
+	];
+	const items = await emit(
+		run,
+		options,
+		current,
+		{ ...decided, pending },
+		due,
+		resolvedPending,
+		save,
+		seen,
+	);
 	return { items, commit: family.commitOf(next) };
 }
 
@@ -108,10 +153,16 @@ function isCurrentState(state: unknown): state is GenerationState {
 }
 
 /** The list, newest pages first, while `readOn(page)` says so (and up to `maxPages`, and while the poll has time). */
-async function readGenerations(run: PollRun, readOn: (page: IDataObject[]) => boolean, maxPages?: number): Promise<ListReading> {
+async function readGenerations(
+	run: PollRun,
+	readOn: (page: IDataObject[]) => boolean,
+	maxPages?: number,
+): Promise<ListReading> {
 	const entries: IDataObject[] = [];
 	await walkPages(run, '/studio/generations', { listKeys: ['generations'], maxPages }, (list) => {
-		const page = list.map(normaliseGeneration).filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
+		const page = list
+			.map(normaliseGeneration)
+			.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
 		entries.push(...page);
 		return readOn(page) && timeLeft(run) > MIN_TIME_PER_GENERATION_MS;
 	});
@@ -163,9 +214,16 @@ async function emit(
 			// n8n may not save a poll that emits nothing (the durable scheduler without cursors):
 			// the tries are also counted in this process, so they still add up.
 			const made = Math.max(attempts, tries.get(id) ?? 0) + 1;
-			const failure = { id, status: String(generation.status), attempts: made, error: messageOf(error).slice(0, MAX_ERROR_LENGTH) };
+			const failure = {
+				id,
+				status: String(generation.status),
+				attempts: made,
+				error: messageOf(error).slice(0, MAX_ERROR_LENGTH),
+			};
 			if (made < MAX_ATTEMPTS && owed.length < MAX_OWED) {
-				run.n8n.logger.warn(`Social Content Trigger: generation ${id} could not be read (try ${made} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${failure.error}`);
+				run.n8n.logger.warn(
+					`Social Content Trigger: generation ${id} could not be read (try ${made} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${failure.error}`,
+				);
 				owed.push(failure);
 				tries.set(id, made);
 				continue;
@@ -189,7 +247,10 @@ async function emit(
  * Pending generations the list did not show (a later page, or a list that is cut short), asked
  * for by id, a few per poll. A 404 means the generation is gone: it can never finish.
  */
-async function askForUnseen(run: PollRun, unseen: string[]): Promise<{ finished: IDataObject[]; resolvedPending: string[]; checked: string[] }> {
+async function askForUnseen(
+	run: PollRun,
+	unseen: string[],
+): Promise<{ finished: IDataObject[]; resolvedPending: string[]; checked: string[] }> {
 	const finished: IDataObject[] = [];
 	const resolvedPending: string[] = [];
 	const checked: string[] = [];
@@ -203,7 +264,10 @@ async function askForUnseen(run: PollRun, unseen: string[]): Promise<{ finished:
 			resolvedPending.push(id);
 		} catch (error) {
 			if (String((error as { httpCode?: unknown }).httpCode) === '404') resolvedPending.push(id);
-			else run.n8n.logger.warn(`Social Content Trigger: could not check generation ${id}; it is checked again later: ${messageOf(error)}`);
+			else
+				run.n8n.logger.warn(
+					`Social Content Trigger: could not check generation ${id}; it is checked again later: ${messageOf(error)}`,
+				);
 		}
 	}
 	return { finished, resolvedPending, checked };
@@ -215,11 +279,18 @@ async function withDetails(run: PollRun, generation: IDataObject): Promise<IData
 	if (generation.status === 'failed' && generation.format !== undefined) return generation;
 	if (outputs.length > 0 && generation.format !== undefined) return generation;
 	const details = await getGeneration(run, String(generation.id));
-	return { ...generation, ...details, outputs: (details.outputs as unknown[]).length ? details.outputs : outputs };
+	return {
+		...generation,
+		...details,
+		outputs: (details.outputs as unknown[]).length ? details.outputs : outputs,
+	};
 }
 
 /** Fetch Test Event: the latest finished generation that matches, read as a poll would; no state. */
-export async function latestGeneration(run: PollRun, options: TriggerOptions): Promise<INodeExecutionData | undefined> {
+export async function latestGeneration(
+	run: PollRun,
+	options: TriggerOptions,
+): Promise<INodeExecutionData | undefined> {
 	const { entries } = await readGenerations(run, () => false, 1);
 	const matching = entries.filter((entry) => options.statuses.includes(String(entry.status)));
 	const latestFirst = matching.every((entry) => finishTimeMs(entry) !== undefined)
@@ -236,8 +307,13 @@ export async function latestGeneration(run: PollRun, options: TriggerOptions): P
 
 /** The poll's budget: ours, or less when n8n gives the poll less (its durable engine says how much). */
 export function pollBudgetMs(ctx: IPollFunctions): number {
-	const given = typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function' ? Number(ctx.getPollBudgetMs()) : NaN;
-	return Number.isFinite(given) && given > 0 ? Math.min(POLL_TIME_BUDGET_MS, given * 0.8) : POLL_TIME_BUDGET_MS;
+	const given =
+		typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
+			? Number(ctx.getPollBudgetMs())
+			: NaN;
+	return Number.isFinite(given) && given > 0
+		? Math.min(POLL_TIME_BUDGET_MS, given * 0.8)
+		: POLL_TIME_BUDGET_MS;
 }
 
 function timeLeft(run: PollRun): number {

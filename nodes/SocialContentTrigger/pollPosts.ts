@@ -1,10 +1,25 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { fetchChannels, type Channel } from '../SocialContent/actions/shared/channels';
-import { channelOfPost, listPosts, normalisePost, type PostRecord, type PostStatus } from '../SocialContent/actions/shared/posts';
+import {
+	channelOfPost,
+	listPosts,
+	normalisePost,
+	type PostRecord,
+	type PostStatus,
+} from '../SocialContent/actions/shared/posts';
 import type { RunContext } from '../SocialContent/transport';
 import { openFamily, type FamilyPoll } from './stateCopies';
-import { baselinePosts, decidePosts, isPostState, postTimeMs, postWindow, readPostState, writePostState, type PostEventState } from './postState';
+import {
+	baselinePosts,
+	decidePosts,
+	isPostState,
+	postTimeMs,
+	postWindow,
+	readPostState,
+	writePostState,
+	type PostEventState,
+} from './postState';
 
 type PollRun = RunContext<IPollFunctions>;
 
@@ -25,8 +40,16 @@ const DAY_MS = 86_400_000;
  * failed since, oldest first. The new state is saved by `commit`, once every part of the poll has
  * succeeded.
  */
-export async function pollPosts(run: PollRun, options: PostTriggerOptions, activation: boolean): Promise<FamilyPoll> {
-	const family = openFamily(run.n8n, 'posts', activation, { read: readPostState, isCurrent: isPostState, write: writePostState });
+export async function pollPosts(
+	run: PollRun,
+	options: PostTriggerOptions,
+	activation: boolean,
+): Promise<FamilyPoll> {
+	const family = openFamily(run.n8n, 'posts', activation, {
+		read: readPostState,
+		isCurrent: isPostState,
+		write: writePostState,
+	});
 	const state = family.state;
 	const readAtMs = Date.now();
 	const posts = await listPosts(run, postWindow(state, readAtMs), MAX_POST_PAGES);
@@ -38,15 +61,24 @@ export async function pollPosts(run: PollRun, options: PostTriggerOptions, activ
 	} else if (posts.length > 0) {
 		({ fired, next } = decidePosts(state, posts, readAtMs));
 	}
-	const items = await postItems(run, fired.filter((post) => matchesPost(post, options)), options);
+	const items = await postItems(
+		run,
+		fired.filter((post) => matchesPost(post, options)),
+		options,
+	);
 	return { items, commit: family.commitOf(next) };
 }
 
 /** Fetch Test Event: the latest post of the last 30 days with a chosen outcome and channel; no state. */
-export async function latestPost(run: PollRun, options: PostTriggerOptions): Promise<INodeExecutionData | undefined> {
+export async function latestPost(
+	run: PollRun,
+	options: PostTriggerOptions,
+): Promise<INodeExecutionData | undefined> {
 	const now = Date.now();
 	const posts = await listPosts(run, { startMs: now - 30 * DAY_MS, endMs: now + DAY_MS }, 1);
-	const latest = posts.filter((post) => matchesPost(post, options)).sort((a, b) => postTimeMs(b) - postTimeMs(a))[0];
+	const latest = posts
+		.filter((post) => matchesPost(post, options))
+		.sort((a, b) => postTimeMs(b) - postTimeMs(a))[0];
 	return latest ? (await postItems(run, [latest], options))[0] : undefined;
 }
 
@@ -55,21 +87,31 @@ function matchesPost(post: PostRecord, options: PostTriggerOptions): boolean {
 	if (!post.status || !options.statuses.includes(post.status)) return false;
 	if (!options.channels.length) return true;
 	const channel = post.channel;
-	return options.channels.includes(typeof channel === 'object' ? channel.id : String(channel ?? ''));
+	return options.channels.includes(
+		typeof channel === 'object' ? channel.id : String(channel ?? ''),
+	);
 }
 
-async function postItems(run: PollRun, posts: PostRecord[], options: PostTriggerOptions): Promise<INodeExecutionData[]> {
+async function postItems(
+	run: PollRun,
+	posts: PostRecord[],
+	options: PostTriggerOptions,
+): Promise<INodeExecutionData[]> {
 	if (!posts.length) return [];
 	// A post that names its channel by id alone gets its name and network from the channel list,
 	// read only then. If that read fails the post still comes out, with the channel's id.
 	let channels: Channel[] = [];
 	if (posts.some((post) => typeof post.channel === 'string')) {
 		channels = await fetchChannels(run).catch((error: Error) => {
-			run.n8n.logger.warn(`Social Content Trigger: could not read the channel list; posts come out with their channel's id only: ${error.message}`);
+			run.n8n.logger.warn(
+				`Social Content Trigger: could not read the channel list; posts come out with their channel's id only: ${error.message}`,
+			);
 			return [];
 		});
 	}
-	return posts.map((post) => ({ json: options.simplify ? simplifyPost(post, channels) : normalisePost(post.raw) }));
+	return posts.map((post) => ({
+		json: options.simplify ? simplifyPost(post, channels) : normalisePost(post.raw),
+	}));
 }
 
 /** One post as the trigger gives it: its outcome, channel, dates, public link and failure reason. */
@@ -78,9 +120,12 @@ function simplifyPost(post: PostRecord, channels: Channel[]): INodeExecutionData
 	return {
 		id: post.id,
 		state: post.status ?? null,
-		channel: channel ? { id: channel.id, name: channel.name ?? null, network: channel.identifier || null } : null,
+		channel: channel
+			? { id: channel.id, name: channel.name ?? null, network: channel.identifier || null }
+			: null,
 		date: post.date?.toISOString() ?? null,
-		publishedAt: post.status === 'published' ? (post.publishedAt ?? post.date)?.toISOString() ?? null : null,
+		publishedAt:
+			post.status === 'published' ? ((post.publishedAt ?? post.date)?.toISOString() ?? null) : null,
 		url: post.url ?? null,
 		error: post.status === 'failed' ? (post.error ?? null) : null,
 		text: post.text,

@@ -47,18 +47,31 @@ export const LOOKAHEAD_MS = 86_400_000;
 const OUTCOMES = ['published', 'failed'] as const;
 
 /** The range of dates a poll reads. At activation, as far back as allowed: the more outcomes held, the fewer a move can fake. */
-export function postWindow(state: PostEventState | undefined, nowMs: number): { startMs: number; endMs: number } {
+export function postWindow(
+	state: PostEventState | undefined,
+	nowMs: number,
+): { startMs: number; endMs: number } {
 	const from = state ? Math.min(nowMs, state.readAtMs) - LOOKBACK_MS : nowMs - MAX_LOOKBACK_MS;
 	return { startMs: Math.max(from, nowMs - MAX_LOOKBACK_MS), endMs: nowMs + LOOKAHEAD_MS };
 }
 
 /** The state at activation: every outcome read is old; waiting posts are remembered. */
 export function baselinePosts(posts: PostRecord[], readAtMs: number): PostEventState {
-	return decidePosts({ v: 1, seq: 0, final: '', waiting: '', readAtMs: Number.NEGATIVE_INFINITY }, posts, readAtMs, false).next;
+	return decidePosts(
+		{ v: 1, seq: 0, final: '', waiting: '', readAtMs: Number.NEGATIVE_INFINITY },
+		posts,
+		readAtMs,
+		false,
+	).next;
 }
 
 /** Which posts of this read went out or failed since the state, oldest first, and the state after. */
-export function decidePosts(state: PostEventState, posts: PostRecord[], readAtMs: number, fires = true): { fired: PostRecord[]; next: PostEventState } {
+export function decidePosts(
+	state: PostEventState,
+	posts: PostRecord[],
+	readAtMs: number,
+	fires = true,
+): { fired: PostRecord[]; next: PostEventState } {
 	const final = new SeenMemory(state.final);
 	const waiting = new SeenMemory(state.waiting);
 	const dueSinceMs = state.readAtMs - LATE_GRACE_MS;
@@ -72,10 +85,20 @@ export function decidePosts(state: PostEventState, posts: PostRecord[], readAtMs
 		if (post.status !== 'published' && post.status !== 'failed') continue; // no state given: nothing to tell
 		const key = `${post.id}|${post.status}`;
 		if (final.has(key)) continue;
-		if (fires && (waiting.has(post.id) || (post.date !== undefined && post.date.getTime() >= dueSinceMs))) fired.push(post);
+		if (
+			fires &&
+			(waiting.has(post.id) || (post.date !== undefined && post.date.getTime() >= dueSinceMs))
+		)
+			fired.push(post);
 		final.add(key);
 	}
-	const next: PostEventState = { v: 1, seq: state.seq + 1, final: final.encode(MAX_FINAL), waiting: waiting.encode(MAX_WAITING), readAtMs };
+	const next: PostEventState = {
+		v: 1,
+		seq: state.seq + 1,
+		final: final.encode(MAX_FINAL),
+		waiting: waiting.encode(MAX_WAITING),
+		readAtMs,
+	};
 	return { fired: oldestFirst(fired), next };
 }
 
@@ -84,7 +107,13 @@ function onePerId(posts: PostRecord[]): PostRecord[] {
 	const byId = new Map<string, PostRecord>();
 	for (const post of posts) {
 		const held = byId.get(post.id);
-		if (!held || (held.status !== 'published' && held.status !== 'failed' && (post.status === 'published' || post.status === 'failed'))) byId.set(post.id, post);
+		if (
+			!held ||
+			(held.status !== 'published' &&
+				held.status !== 'failed' &&
+				(post.status === 'published' || post.status === 'failed'))
+		)
+			byId.set(post.id, post);
 	}
 	return [...byId.values()];
 }
@@ -95,7 +124,10 @@ export function postTimeMs(post: PostRecord): number {
 }
 
 function oldestFirst(posts: PostRecord[]): PostRecord[] {
-	return posts.map((post, index) => ({ post, index })).sort((a, b) => postTimeMs(a.post) - postTimeMs(b.post) || a.index - b.index).map(({ post }) => post);
+	return posts
+		.map((post, index) => ({ post, index }))
+		.sort((a, b) => postTimeMs(a.post) - postTimeMs(b.post) || a.index - b.index)
+		.map(({ post }) => post);
 }
 
 export function readPostState(staticData: IDataObject): PostEventState | undefined {
@@ -104,7 +136,10 @@ export function readPostState(staticData: IDataObject): PostEventState | undefin
 }
 
 export function isPostState(state: unknown): state is PostEventState {
-	return (state as PostEventState | undefined)?.v === 1 && typeof (state as PostEventState).readAtMs === 'number';
+	return (
+		(state as PostEventState | undefined)?.v === 1 &&
+		typeof (state as PostEventState).readAtMs === 'number'
+	);
 }
 
 export function writePostState(staticData: IDataObject, state: PostEventState): void {

@@ -60,10 +60,13 @@ function newestState<Stored extends object, State extends Stored & Sequenced>(
 	for (const copy of [record?.[family], onStored?.state]) {
 		if (!isCurrent(copy) || typeof copy.seq !== 'number') continue;
 		const newestSeq = (newest as Partial<Sequenced> | undefined)?.seq;
-		if (newest === undefined || copy.seq > (typeof newestSeq === 'number' ? newestSeq : 0)) newest = copy;
+		if (newest === undefined || copy.seq > (typeof newestSeq === 'number' ? newestSeq : 0))
+			newest = copy;
 	}
 	if (!basesOfPoll.has(ctx)) basesOfPoll.set(ctx, new Map());
-	basesOfPoll.get(ctx)!.set(family, onStored && newest === onStored.state ? onStored.base : storedHash);
+	basesOfPoll
+		.get(ctx)!
+		.set(family, onStored && newest === onStored.state ? onStored.base : storedHash);
 	return newest;
 }
 
@@ -75,20 +78,29 @@ function saveState<State extends Sequenced>(
 	ctx: IPollFunctions,
 	family: Family,
 	state: State,
-	how: { activation: boolean; emitted: boolean; write: (state: State) => void; forRecord?: (state: State) => State },
+	how: {
+		activation: boolean;
+		emitted: boolean;
+		write: (state: State) => void;
+		forRecord?: (state: State) => State;
+	},
 ): void {
 	how.write(state);
 	if (how.activation) {
 		const records = ctx.getWorkflowStaticData('global');
 		const key = recordKey(ctx);
-		records[key] = { ...((records[key] as IDataObject | undefined) ?? {}), [family]: (how.forRecord?.(state) ?? state) as unknown as IDataObject };
+		records[key] = {
+			...((records[key] as IDataObject | undefined) ?? {}),
+			[family]: (how.forRecord?.(state) ?? state) as unknown as IDataObject,
+		};
 	}
 	const quietKey = `${triggerKey(ctx)}/${family}`;
 	quietCopies.delete(quietKey);
 	const base = basesOfPoll.get(ctx)?.get(family) ?? 0;
 	if (!how.emitted && base !== 0) {
 		quietCopies.set(quietKey, { base, state: JSON.parse(JSON.stringify(state)) as Sequenced });
-		if (quietCopies.size > MAX_QUIET_COPIES) quietCopies.delete(quietCopies.keys().next().value as string);
+		if (quietCopies.size > MAX_QUIET_COPIES)
+			quietCopies.delete(quietCopies.keys().next().value as string);
 	}
 }
 
@@ -112,7 +124,13 @@ export function openFamily<Stored extends object, State extends Stored & Sequenc
 	return {
 		state: newestState(ctx, family, storage.read(staticData), storage.isCurrent),
 		commitOf: (next) => (emitted) => {
-			if (next) saveState(ctx, family, next, { activation, emitted, write: (state) => storage.write(staticData, state), forRecord: storage.forRecord });
+			if (next)
+				saveState(ctx, family, next, {
+					activation,
+					emitted,
+					write: (state) => storage.write(staticData, state),
+					forRecord: storage.forRecord,
+				});
 		},
 	};
 }

@@ -12,7 +12,11 @@ import { installN8n, installPackage, N8n } from '../e2e/n8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createSandbox } = require('../sandbox/server.js') as {
-	createSandbox: (options?: IDataObject) => { state: IDataObject & { posts: IDataObject[]; counts: IDataObject }; listen(): Promise<string>; close(): Promise<void> };
+	createSandbox: (options?: IDataObject) => {
+		state: IDataObject & { posts: IDataObject[]; counts: IDataObject };
+		listen(): Promise<string>;
+		close(): Promise<void>;
+	};
 };
 
 const VERSION = process.env.N8N_VERSION ?? '2.41.1';
@@ -29,9 +33,18 @@ beforeAll(async () => {
 	await n8n.init();
 	installPackage(n8n.userFolder);
 	await n8n.importCredentials([
-		{ id: 'sandboxApiKey', name: 'Social Content (sandbox)', type: 'socialContentApi', data: { instanceUrl: sandboxUrl, apiKey: 'sk_sandbox_demo_key' } },
+		{
+			id: 'sandboxApiKey',
+			name: 'Social Content (sandbox)',
+			type: 'socialContentApi',
+			data: { instanceUrl: sandboxUrl, apiKey: 'sk_sandbox_demo_key' },
+		},
 	]);
-	await n8n.importWorkflows([RESOURCE_WORKFLOWS.account, RESOURCE_WORKFLOWS.studio, ...Object.values(examples)]);
+	await n8n.importWorkflows([
+		RESOURCE_WORKFLOWS.account,
+		RESOURCE_WORKFLOWS.studio,
+		...Object.values(examples),
+	]);
 }, 30 * 60_000);
 
 afterAll(async () => {
@@ -93,14 +106,22 @@ describe(`n8n ${VERSION}`, () => {
 		expect(sandbox.state.posts.length).toBe(before);
 
 		const headers = { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json' };
-		await fetch(`${sandboxUrl}/api/public/v1/studio/generations`, { method: 'POST', headers, body: JSON.stringify({ formatId: 'wall_of_text', input: { hook: 'compat' } }) });
+		await fetch(`${sandboxUrl}/api/public/v1/studio/generations`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({ formatId: 'wall_of_text', input: { hook: 'compat' } }),
+		});
 		await fetch(`${sandboxUrl}/__sandbox/finish`, { method: 'POST' });
 		// Re-activating polls at once instead of at the next minute.
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
 		const deadline = Date.now() + 90_000;
-		while (sandbox.state.posts.length < before + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
-		expect(sandbox.state.posts.slice(before).map((post) => post.integration)).toEqual(['ch_x', 'ch_linkedin']);
+		while (sandbox.state.posts.length < before + 2 && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(sandbox.state.posts.slice(before).map((post) => post.integration)).toEqual([
+			'ch_x',
+			'ch_linkedin',
+		]);
 
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 		await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);

@@ -17,7 +17,13 @@ const runtime = require('../../scripts/n8n-runtime.js') as {
 	ROOT: string;
 	installN8n(): { nodeBin: string; n8nBin: string };
 	installPackage(userFolder: string): void;
-	n8nEnv(nodeBin: string, userFolder: string, port: number, brokerPort: number, extra?: IDataObject): NodeJS.ProcessEnv;
+	n8nEnv(
+		nodeBin: string,
+		userFolder: string,
+		port: number,
+		brokerPort: number,
+		extra?: IDataObject,
+	): NodeJS.ProcessEnv;
 	waitUntilReady(url: string, child: ChildProcess, log: string[]): Promise<void>;
 	setupOwner(url: string, email: string, password: string): Promise<string>;
 };
@@ -37,7 +43,13 @@ export async function freePort(): Promise<number> {
 
 export interface ExecutionResult {
 	status: string;
-	runData: Record<string, Array<{ data?: { main: Array<Array<{ json: IDataObject; binary?: IDataObject }>> }; error?: IDataObject }>>;
+	runData: Record<
+		string,
+		Array<{
+			data?: { main: Array<Array<{ json: IDataObject; binary?: IDataObject }>> };
+			error?: IDataObject;
+		}>
+	>;
 	error?: IDataObject;
 	/** Everything `n8n execute` printed: its log lines and the run data. */
 	raw: string;
@@ -70,7 +82,9 @@ export class N8n {
 	}
 
 	env(extra: IDataObject = {}): NodeJS.ProcessEnv {
-		const strings = Object.fromEntries(Object.entries({ ...this.settings, ...extra }).map(([key, value]) => [key, String(value)]));
+		const strings = Object.fromEntries(
+			Object.entries({ ...this.settings, ...extra }).map(([key, value]) => [key, String(value)]),
+		);
 		return runtime.n8nEnv(this.bins.nodeBin, this.userFolder, this.port, this.brokerPort, strings);
 	}
 
@@ -92,7 +106,9 @@ export class N8n {
 			return (await run).stdout;
 		} catch (error) {
 			const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-			throw new Error(`n8n ${args[0]} failed:\n${String(stdout ?? '').slice(-2000)}\n${String(stderr ?? '').slice(-2000)}`);
+			throw new Error(
+				`n8n ${args[0]} failed:\n${String(stdout ?? '').slice(-2000)}\n${String(stderr ?? '').slice(-2000)}`,
+			);
 		}
 	}
 
@@ -114,11 +130,16 @@ export class N8n {
 		try {
 			output = await this.cli(['execute', `--id=${workflowId}`]);
 		} catch (error) {
-			output = String((error as { stderr?: string }).stderr ?? '') + String((error as { stdout?: string }).stdout ?? '');
+			output =
+				String((error as { stderr?: string }).stderr ?? '') +
+				String((error as { stdout?: string }).stdout ?? '');
 		}
 		const start = output.indexOf('{', output.indexOf('===================================='));
 		if (start < 0) throw new Error(`n8n execute gave no run data:\n${output.slice(-3000)}`);
-		const parsed = JSON.parse(firstJsonObject(output, start)) as { data: IRunExecutionData; status?: string };
+		const parsed = JSON.parse(firstJsonObject(output, start)) as {
+			data: IRunExecutionData;
+			status?: string;
+		};
 		const runData = parsed.data.resultData.runData as unknown as ExecutionResult['runData'];
 		return {
 			status: parsed.status ?? 'unknown',
@@ -127,7 +148,10 @@ export class N8n {
 			raw: output,
 			items(nodeName: string) {
 				const runs = runData[nodeName];
-				if (!runs) throw new Error(`Node "${nodeName}" did not run. Error: ${JSON.stringify(parsed.data.resultData.error ?? runData)}`);
+				if (!runs)
+					throw new Error(
+						`Node "${nodeName}" did not run. Error: ${JSON.stringify(parsed.data.resultData.error ?? runData)}`,
+					);
 				return runs[runs.length - 1].data?.main[0] ?? [];
 			},
 		};
@@ -135,7 +159,11 @@ export class N8n {
 
 	/** Starts `n8n start` and waits until it answers. */
 	async start(): Promise<void> {
-		this.server = spawn(this.bins.n8nBin, ['start'], { cwd: this.userFolder, env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+		this.server = spawn(this.bins.n8nBin, ['start'], {
+			cwd: this.userFolder,
+			env: this.env(),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		const log: string[] = (this.serverLog = []);
 		this.server.stdout?.on('data', (chunk) => log.push(String(chunk)));
 		this.server.stderr?.on('data', (chunk) => log.push(String(chunk)));
@@ -161,7 +189,14 @@ export class N8n {
 	async ownerApiKey(email = 'owner@example.com', password = 'Sandbox-Passw0rd'): Promise<string> {
 		const cookie = await runtime.setupOwner(this.url, email, password);
 		this.ownerCookie = cookie;
-		const scopes = ['workflow:activate', 'workflow:deactivate', 'workflow:read', 'execution:read', 'execution:list', 'workflow:list'];
+		const scopes = [
+			'workflow:activate',
+			'workflow:deactivate',
+			'workflow:read',
+			'execution:read',
+			'execution:list',
+			'workflow:list',
+		];
 		const attempts: Array<[string, IDataObject | undefined]> = [
 			['/rest/api-keys', { label: 'e2e', expiresAt: null, scopes }],
 			['/rest/api-keys', { label: 'e2e' }],
@@ -189,26 +224,50 @@ export class N8n {
 		if (!this.ownerCookie) throw new Error('rest(): call ownerApiKey() first');
 		const response = await fetch(`${this.url}/rest${path}`, {
 			method,
-			headers: { 'Content-Type': 'application/json', Cookie: this.ownerCookie, 'browser-id': 'e2e' },
+			headers: {
+				'Content-Type': 'application/json',
+				Cookie: this.ownerCookie,
+				'browser-id': 'e2e',
+			},
 			body: body ? JSON.stringify(body) : undefined,
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /rest${path}: ${response.status} ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`${method} /rest${path}: ${response.status} ${text.slice(0, 500)}`);
 		return JSON.parse(text) as IDataObject;
 	}
 
 	/** A workflow's executions with their data, newest first. */
-	async executions(apiKey: string, workflowId: string, status: 'success' | 'error'): Promise<IDataObject[]> {
-		return ((await this.publicApi(apiKey, 'GET', `/executions?workflowId=${workflowId}&status=${status}&includeData=true&limit=100`)).data ?? []) as IDataObject[];
+	async executions(
+		apiKey: string,
+		workflowId: string,
+		status: 'success' | 'error',
+	): Promise<IDataObject[]> {
+		return ((
+			await this.publicApi(
+				apiKey,
+				'GET',
+				`/executions?workflowId=${workflowId}&status=${status}&includeData=true&limit=100`,
+			)
+		).data ?? []) as IDataObject[];
 	}
 
 	/** A workflow's executions that ended in an error (a failed poll is one). */
 	async errorExecutions(apiKey: string, workflowId: string): Promise<IDataObject[]> {
-		return ((await this.publicApi(apiKey, 'GET', `/executions?workflowId=${workflowId}&status=error&limit=100`)).data ?? []) as IDataObject[];
+		return ((
+			await this.publicApi(
+				apiKey,
+				'GET',
+				`/executions?workflowId=${workflowId}&status=error&limit=100`,
+			)
+		).data ?? []) as IDataObject[];
 	}
 
 	async publicApi(apiKey: string, method: string, path: string): Promise<IDataObject> {
-		const response = await fetch(`${this.url}/api/v1${path}`, { method, headers: { 'X-N8N-API-KEY': apiKey, Accept: 'application/json' } });
+		const response = await fetch(`${this.url}/api/v1${path}`, {
+			method,
+			headers: { 'X-N8N-API-KEY': apiKey, Accept: 'application/json' },
+		});
 		const text = await response.text();
 		if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
 		return JSON.parse(text) as IDataObject;

@@ -11,7 +11,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { installN8n, installPackage, N8n } from './n8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createSandbox } = require('../sandbox/server.js') as { createSandbox: (options?: IDataObject) => Sandbox };
+const { createSandbox } = require('../sandbox/server.js') as {
+	createSandbox: (options?: IDataObject) => Sandbox;
+};
 interface Sandbox {
 	config: IDataObject;
 	state: IDataObject & { posts: IDataObject[]; faults: IDataObject[] };
@@ -22,8 +24,15 @@ interface Sandbox {
 type Engine = 'classic' | 'durable scheduler' | 'durable scheduler + cursors';
 const ENGINE_SETTINGS: Record<Engine, IDataObject> = {
 	classic: {},
-	'durable scheduler': { N8N_SCHEDULER_ENABLED: 'true', N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true' },
-	'durable scheduler + cursors': { N8N_SCHEDULER_ENABLED: 'true', N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true', N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true' },
+	'durable scheduler': {
+		N8N_SCHEDULER_ENABLED: 'true',
+		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	},
+	'durable scheduler + cursors': {
+		N8N_SCHEDULER_ENABLED: 'true',
+		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	},
 };
 const ENGINES = Object.keys(ENGINE_SETTINGS) as Engine[];
 
@@ -45,7 +54,11 @@ const workflow = {
 			type: 'n8n-nodes-social-content.socialContentTrigger',
 			typeVersion: 1,
 			position: [0, 0],
-			parameters: { events: ['done'], downloadOutputs: true, pollTimes: { item: [{ mode: 'everyMinute' }] } },
+			parameters: {
+				events: ['done'],
+				downloadOutputs: true,
+				pollTimes: { item: [{ mode: 'everyMinute' }] },
+			},
 			credentials: { socialContentApi: { id: 'sandboxApiKey', name: 'Social Content (sandbox)' } },
 		},
 		{
@@ -59,12 +72,16 @@ const workflow = {
 				operation: 'create',
 				type: 'now',
 				channels: ['ch_x'],
-				content: { parts: [{ text: "=fired {{ $json.id }} {{ $json.error ? 'with error' : 'ok' }}" }] },
+				content: {
+					parts: [{ text: "=fired {{ $json.id }} {{ $json.error ? 'with error' : 'ok' }}" }],
+				},
 			},
 			credentials: { socialContentApi: { id: 'sandboxApiKey', name: 'Social Content (sandbox)' } },
 		},
 	],
-	connections: { 'When a Generation Finishes': { main: [[{ node: 'Post its id', type: 'main', index: 0 }]] } },
+	connections: {
+		'When a Generation Finishes': { main: [[{ node: 'Post its id', type: 'main', index: 0 }]] },
+	},
 	active: false,
 	settings: { executionOrder: 'v1' },
 };
@@ -78,7 +95,14 @@ beforeAll(async () => {
 		const n8n = new N8n(bins, undefined, ENGINE_SETTINGS[engine]);
 		await n8n.init();
 		installPackage(n8n.userFolder);
-		await n8n.importCredentials([{ id: 'sandboxApiKey', name: 'Social Content (sandbox)', type: 'socialContentApi', data: { instanceUrl: `${url}/api/`, apiKey: KEY } }]);
+		await n8n.importCredentials([
+			{
+				id: 'sandboxApiKey',
+				name: 'Social Content (sandbox)',
+				type: 'socialContentApi',
+				data: { instanceUrl: `${url}/api/`, apiKey: KEY },
+			},
+		]);
 		await n8n.importWorkflows([workflow]);
 		instances.set(engine, { n8n, sandbox, url });
 	}
@@ -100,31 +124,69 @@ test.concurrent.each(ENGINES)(
 		const { n8n, sandbox, url } = instances.get(engine)!;
 		const headers = { Authorization: KEY, 'Content-Type': 'application/json' };
 		const start = async () =>
-			String(((await (await fetch(`${url}/api/public/v1/studio/generations`, { method: 'POST', headers, body: JSON.stringify({ formatId: 'wall_of_text', input: { hook: engine } }) })).json()) as IDataObject).id);
-		const finish = async (ids: string[]) => await fetch(`${url}/__sandbox/finish`, { method: 'POST', headers, body: JSON.stringify({ ids }) });
-		const postsOf = (id: string) => sandbox.state.posts.filter((post) => String(post.content).startsWith(`fired ${id} `));
+			String(
+				(
+					(await (
+						await fetch(`${url}/api/public/v1/studio/generations`, {
+							method: 'POST',
+							headers,
+							body: JSON.stringify({ formatId: 'wall_of_text', input: { hook: engine } }),
+						})
+					).json()) as IDataObject
+				).id,
+			);
+		const finish = async (ids: string[]) =>
+			await fetch(`${url}/__sandbox/finish`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({ ids }),
+			});
+		const postsOf = (id: string) =>
+			sandbox.state.posts.filter((post) => String(post.content).startsWith(`fired ${id} `));
 		const fired = (...ids: string[]) => ids.every((id) => postsOf(id).length > 0);
 		const waitFor = async (done: () => boolean, what: string, ms: number) => {
 			const deadline = Date.now() + ms;
 			while (!done()) {
 				if (Date.now() > deadline) {
-					const executions = ((await n8n.publicApi(apiKey, 'GET', `/executions?workflowId=${WORKFLOW_ID}&limit=20&includeData=true`)).data ?? []) as IDataObject[];
-					const seen = executions.map((execution) => `${String(execution.status)}: ${JSON.stringify((execution.data as IDataObject | undefined)?.resultData ?? {}).slice(0, 600)}`);
-					const staticData = JSON.stringify((await n8n.publicApi(apiKey, 'GET', `/workflows/${WORKFLOW_ID}`)).staticData).slice(0, 800);
-					const generations = JSON.stringify((sandbox.state.generations as IDataObject[]).map((g) => `${String(g.id)}:${String(g.status)}`));
-					throw new Error(`${engine}: ${what} did not happen within ${ms / 1000} s. Static data: ${staticData}; generations: ${generations}; posts: ${JSON.stringify(sandbox.state.posts.map((post) => post.content))}; requests: ${JSON.stringify((sandbox.state.counts as IDataObject).byRoute)}; executions:\n${seen.join('\n')}\nn8n's log:\n${n8n.serverLog.join('').slice(-3000)}`);
+					const executions = ((
+						await n8n.publicApi(
+							apiKey,
+							'GET',
+							`/executions?workflowId=${WORKFLOW_ID}&limit=20&includeData=true`,
+						)
+					).data ?? []) as IDataObject[];
+					const seen = executions.map(
+						(execution) =>
+							`${String(execution.status)}: ${JSON.stringify((execution.data as IDataObject | undefined)?.resultData ?? {}).slice(0, 600)}`,
+					);
+					const staticData = JSON.stringify(
+						(await n8n.publicApi(apiKey, 'GET', `/workflows/${WORKFLOW_ID}`)).staticData,
+					).slice(0, 800);
+					const generations = JSON.stringify(
+						(sandbox.state.generations as IDataObject[]).map(
+							(g) => `${String(g.id)}:${String(g.status)}`,
+						),
+					);
+					throw new Error(
+						`${engine}: ${what} did not happen within ${ms / 1000} s. Static data: ${staticData}; generations: ${generations}; posts: ${JSON.stringify(sandbox.state.posts.map((post) => post.content))}; requests: ${JSON.stringify((sandbox.state.counts as IDataObject).byRoute)}; executions:\n${seen.join('\n')}\nn8n's log:\n${n8n.serverLog.join('').slice(-3000)}`,
+					);
 				}
 				await new Promise((resolve) => setTimeout(resolve, 1000));
 			}
 		};
-		const listReads = () => Number(((sandbox.state.counts as IDataObject).byRoute as IDataObject)['GET /studio/generations'] ?? 0);
+		const listReads = () =>
+			Number(
+				((sandbox.state.counts as IDataObject).byRoute as IDataObject)['GET /studio/generations'] ??
+					0,
+			);
 		// n8n activates in the background after answering: the activation poll is done once it has read the list.
 		const activate = async () => {
 			const before = listReads();
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${WORKFLOW_ID}/activate`);
 			await waitFor(() => listReads() > before, 'the activation poll', MINUTE);
 		};
-		const deactivate = async () => await n8n.publicApi(apiKey, 'POST', `/workflows/${WORKFLOW_ID}/deactivate`);
+		const deactivate = async () =>
+			await n8n.publicApi(apiKey, 'POST', `/workflows/${WORKFLOW_ID}/deactivate`);
 		const MINUTE = 60_000;
 
 		await n8n.start();
@@ -141,7 +203,13 @@ test.concurrent.each(ENGINES)(
 		await waitFor(() => fired(a1, p1), 'the first scheduled poll', 3 * MINUTE);
 
 		// The list fails for two polls (3 tries each): two error executions, then it catches up.
-		sandbox.state.faults.push({ kind: 'status', status: 500, method: 'GET', path: 'studio/generations$', count: 6 });
+		sandbox.state.faults.push({
+			kind: 'status',
+			status: 500,
+			method: 'GET',
+			path: 'studio/generations$',
+			count: 6,
+		});
 		const b1 = await start();
 		await finish([b1]);
 		await waitFor(() => fired(b1), 'the poll after two failed ones', 6 * MINUTE);
@@ -190,7 +258,9 @@ test.concurrent.each(ENGINES)(
 			lost: counts.filter((n) => n === 0).length,
 			oldFired: old.filter((id) => postsOf(id).length > 0).length,
 		};
-		printed.push(`  ${engine}: fired once ${totals.firedOnce}, fired twice ${totals.firedTwice}, lost ${totals.lost}, old re-fired ${totals.oldFired}; error executions ${errors}`);
+		printed.push(
+			`  ${engine}: fired once ${totals.firedOnce}, fired twice ${totals.firedTwice}, lost ${totals.lost}, old re-fired ${totals.oldFired}; error executions ${errors}`,
+		);
 		expect(totals).toEqual({ firedOnce: due.length, firedTwice: 0, lost: 0, oldFired: 0 });
 	},
 );

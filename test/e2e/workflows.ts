@@ -12,9 +12,20 @@ export const OAUTH2_CREDENTIAL = { id: 'sandboxOAuth2', name: 'Social Content OA
 
 type Step = [name: string, parameters: IDataObject, extra?: IDataObject];
 
-export function chainWorkflow(id: string, steps: Step[], authentication: 'apiKey' | 'oAuth2' = 'apiKey'): IDataObject {
+export function chainWorkflow(
+	id: string,
+	steps: Step[],
+	authentication: 'apiKey' | 'oAuth2' = 'apiKey',
+): IDataObject {
 	const nodes: IDataObject[] = [
-		{ id: `${id}-0`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: `${id}-0`,
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 	];
 	steps.forEach(([name, parameters, extra], index) => {
 		nodes.push({
@@ -26,15 +37,26 @@ export function chainWorkflow(id: string, steps: Step[], authentication: 'apiKey
 			executeOnce: true,
 			parameters: { authentication, ...parameters },
 			credentials:
-				authentication === 'apiKey' ? { socialContentApi: API_CREDENTIAL } : { socialContentOAuth2Api: OAUTH2_CREDENTIAL },
+				authentication === 'apiKey'
+					? { socialContentApi: API_CREDENTIAL }
+					: { socialContentOAuth2Api: OAUTH2_CREDENTIAL },
 			...extra,
 		});
 	});
 	const connections: IDataObject = {};
 	for (let index = 0; index < nodes.length - 1; index++) {
-		connections[nodes[index].name as string] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+		connections[nodes[index].name as string] = {
+			main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]],
+		};
 	}
-	return { id, name: `e2e ${id}`, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
+	return {
+		id,
+		name: `e2e ${id}`,
+		nodes,
+		connections,
+		active: false,
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 const locator = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -45,17 +67,40 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 		['Get Brand Profile', { resource: 'account', operation: 'getBrandProfile' }],
 	]),
 	hook: chainWorkflow('e2eHook', [
-		['Score', { resource: 'hook', operation: 'score', text: 'Stop scrolling: read this', platform: 'tiktok' }],
+		[
+			'Score',
+			{
+				resource: 'hook',
+				operation: 'score',
+				text: 'Stop scrolling: read this',
+				platform: 'tiktok',
+			},
+		],
 		['Generate', { resource: 'hook', operation: 'generate', topic: 'coffee', count: 3 }],
 	]),
 	studio: chainWorkflow('e2eStudio', [
 		['List Formats', { resource: 'studio', operation: 'listFormats' }],
 		[
 			'Start Generation',
-			startGeneration('slideshow', { hook: '5 habits' }, { waitForCompletion: true, pollInterval: 0.2, options: { maxCredits: 20 } }),
+			startGeneration(
+				'slideshow',
+				{ hook: '5 habits' },
+				{ waitForCompletion: true, pollInterval: 0.2, options: { maxCredits: 20 } },
+			),
 		],
-		['Get Generation', { resource: 'studio', operation: 'getGeneration', generationId: locator('={{ $json.id }}'), downloadOutputs: true }],
-		['List Generations', { resource: 'studio', operation: 'listGenerations', status: 'done', returnAll: true }],
+		[
+			'Get Generation',
+			{
+				resource: 'studio',
+				operation: 'getGeneration',
+				generationId: locator('={{ $json.id }}'),
+				downloadOutputs: true,
+			},
+		],
+		[
+			'List Generations',
+			{ resource: 'studio', operation: 'listGenerations', status: 'done', returnAll: true },
+		],
 		['Get Credits', { resource: 'studio', operation: 'getCredits' }],
 	]),
 	channel: chainWorkflow('e2eChannel', [
@@ -63,11 +108,20 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 		['Get Connect URL', { resource: 'channel', operation: 'getConnectUrl', provider: 'linkedin' }],
 		['Is Connected', { resource: 'channel', operation: 'isConnected' }],
 		['Get Analytics', { resource: 'channel', operation: 'getAnalytics', channel: locator('ch_x') }],
-		['Get Post Analytics', { resource: 'channel', operation: 'getPostAnalytics', postId: locator('post_1') }],
-		['Disconnect', { resource: 'channel', operation: 'disconnect', channel: locator('ch_instagram') }],
+		[
+			'Get Post Analytics',
+			{ resource: 'channel', operation: 'getPostAnalytics', postId: locator('post_1') },
+		],
+		[
+			'Disconnect',
+			{ resource: 'channel', operation: 'disconnect', channel: locator('ch_instagram') },
+		],
 	]),
 	media: chainWorkflow('e2eMedia', [
-		['Import From URL', { resource: 'media', operation: 'importFromUrl', url: 'https://example.com/picture.png' }],
+		[
+			'Import From URL',
+			{ resource: 'media', operation: 'importFromUrl', url: 'https://example.com/picture.png' },
+		],
 		['List Media', { resource: 'media', operation: 'list', returnAll: true }],
 	]),
 	post: chainWorkflow('e2ePost', [
@@ -83,9 +137,27 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 				options: { tags: 'e2e' },
 			},
 		],
-		['List Posts', { resource: 'post', operation: 'list', startDate: '2030-01-01T00:00:00', endDate: '2030-01-03T00:00:00' }],
-		['Find Free Slot', { resource: 'post', operation: 'findFreeSlot', channel: locator('ch_linkedin') }],
-		['Delete Post', { resource: 'post', operation: 'delete', postId: locator("={{ $('Create Post').first().json.postId }}") }],
+		[
+			'List Posts',
+			{
+				resource: 'post',
+				operation: 'list',
+				startDate: '2030-01-01T00:00:00',
+				endDate: '2030-01-03T00:00:00',
+			},
+		],
+		[
+			'Find Free Slot',
+			{ resource: 'post', operation: 'findFreeSlot', channel: locator('ch_linkedin') },
+		],
+		[
+			'Delete Post',
+			{
+				resource: 'post',
+				operation: 'delete',
+				postId: locator("={{ $('Create Post').first().json.postId }}"),
+			},
+		],
 	]),
 };
 
@@ -108,20 +180,58 @@ export const REAL_BACKEND_WORKFLOW = ((): IDataObject => {
 				options: { tags: 'launch, news' },
 			},
 		],
-		['Delete Post', { resource: 'post', operation: 'delete', postId: locator("={{ $('Create Post').first().json.postId }}") }],
+		[
+			'Delete Post',
+			{
+				resource: 'post',
+				operation: 'delete',
+				postId: locator("={{ $('Create Post').first().json.postId }}"),
+			},
+		],
 		['Disconnect', { resource: 'channel', operation: 'disconnect', channel: locator('ch_tiktok') }],
 	]);
 	const nodes = workflow.nodes as IDataObject[];
 	const connections = workflow.connections as IDataObject;
 	const makeFile: IDataObject[] = [
-		{ id: 'e2eRealBackend-text', name: 'Some Text', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [0, 200], parameters: { mode: 'manual', assignments: { assignments: [{ id: 't1', name: 'caption', value: 'Our launch checklist', type: 'string' }] }, options: {} } },
-		{ id: 'e2eRealBackend-file', name: 'Make a File', type: 'n8n-nodes-base.convertToFile', typeVersion: 1.1, position: [220, 200], parameters: { operation: 'toText', sourceProperty: 'caption', options: { fileName: 'checklist.txt' } } },
+		{
+			id: 'e2eRealBackend-text',
+			name: 'Some Text',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [0, 200],
+			parameters: {
+				mode: 'manual',
+				assignments: {
+					assignments: [
+						{ id: 't1', name: 'caption', value: 'Our launch checklist', type: 'string' },
+					],
+				},
+				options: {},
+			},
+		},
+		{
+			id: 'e2eRealBackend-file',
+			name: 'Make a File',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			position: [220, 200],
+			parameters: {
+				operation: 'toText',
+				sourceProperty: 'caption',
+				options: { fileName: 'checklist.txt' },
+			},
+		},
 	];
 	const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
 	return {
 		...workflow,
 		nodes: [nodes[0], ...makeFile, ...nodes.slice(1)],
-		connections: { ...connections, Start: link('Some Text'), 'Some Text': link('Make a File'), 'Make a File': link('Create Post') },
+		connections: {
+			...connections,
+			Start: link('Some Text'),
+			'Some Text': link('Make a File'),
+			'Make a File': link('Create Post'),
+		},
 	};
 })();
 
@@ -133,18 +243,46 @@ export const OAUTH2_WORKFLOW = chainWorkflow(
 
 /** Two posts scheduled a few seconds ahead through the node: one goes out, one fails (its text asks the sandbox to). */
 export const POSTS_SOON_WORKFLOW = chainWorkflow('e2ePostsSoon', [
-	['Schedule Post', { resource: 'post', operation: 'create', type: 'schedule', date: '={{ $now.plus({ seconds: 20 }).toISO() }}', channels: ['ch_x'], content: { parts: [{ text: 'Live in twenty seconds' }] } }],
-	['Schedule Failing Post', { resource: 'post', operation: 'create', type: 'schedule', date: '={{ $now.plus({ seconds: 20 }).toISO() }}', channels: ['ch_linkedin'], content: { parts: [{ text: 'This one fails [fail]' }] } }],
+	[
+		'Schedule Post',
+		{
+			resource: 'post',
+			operation: 'create',
+			type: 'schedule',
+			date: '={{ $now.plus({ seconds: 20 }).toISO() }}',
+			channels: ['ch_x'],
+			content: { parts: [{ text: 'Live in twenty seconds' }] },
+		},
+	],
+	[
+		'Schedule Failing Post',
+		{
+			resource: 'post',
+			operation: 'create',
+			type: 'schedule',
+			date: '={{ $now.plus({ seconds: 20 }).toISO() }}',
+			channels: ['ch_linkedin'],
+			content: { parts: [{ text: 'This one fails [fail]' }] },
+		},
+	],
 ]);
 
 export const ERROR_WORKFLOW = chainWorkflow('e2eErrors', [
-	['Get Missing Generation', { resource: 'studio', operation: 'getGeneration', generationId: locator('gen_missing') }, { onError: 'continueRegularOutput' }],
+	[
+		'Get Missing Generation',
+		{ resource: 'studio', operation: 'getGeneration', generationId: locator('gen_missing') },
+		{ onError: 'continueRegularOutput' },
+	],
 ]);
 
 /** For the faults injected by the sandbox: a read that is retried, a body that is not JSON, a 429. */
 export const FAULT_WORKFLOW = chainWorkflow('e2eFaults', [
 	['Check Connection', { resource: 'account', operation: 'checkConnection' }],
-	['Get Brand Profile', { resource: 'account', operation: 'getBrandProfile' }, { onError: 'continueRegularOutput' }],
+	[
+		'Get Brand Profile',
+		{ resource: 'account', operation: 'getBrandProfile' },
+		{ onError: 'continueRegularOutput' },
+	],
 	['Score', { resource: 'hook', operation: 'score', text: 'Rate limited, then fine' }],
 ]);
 

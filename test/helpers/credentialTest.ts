@@ -16,7 +16,10 @@ export interface CredentialTestResult {
 	message?: string;
 }
 
-export async function runCredentialTest(credentialType: string, data: ICredentialDataDecryptedObject): Promise<CredentialTestResult> {
+export async function runCredentialTest(
+	credentialType: string,
+	data: ICredentialDataDecryptedObject,
+): Promise<CredentialTestResult> {
 	const test = credentialTypes[credentialType]?.test;
 	if (!test) throw new Error(`Credential type "${credentialType}" declares no test request`);
 	const typeName = `credentialTest.${credentialType}`;
@@ -30,13 +33,25 @@ export async function runCredentialTest(credentialType: string, data: ICredentia
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: credentialType, required: true }],
-		properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+		properties: [
+			{
+				displayName: 'Temp',
+				name: 'temp',
+				type: 'string',
+				routing: { request: test.request },
+				default: '',
+			},
+		],
 	};
 	registerNodeType(typeName, { description } as INodeType);
 	const result = await runChain(
 		[
 			{ name: 'Start', type: START_NODE_TYPE },
-			{ name: 'Temp-Node', type: typeName, credentials: { [credentialType]: { id: '1', name: 'tested' } } },
+			{
+				name: 'Temp-Node',
+				type: typeName,
+				credentials: { [credentialType]: { id: '1', name: 'tested' } },
+			},
 		],
 		{ credentials: { [credentialType]: data } },
 	);
@@ -44,17 +59,26 @@ export async function runCredentialTest(credentialType: string, data: ICredentia
 		const status = (result.error as { httpCode?: string }).httpCode;
 		// As n8n's tester: a status answer is first checked against the responseCode rules.
 		for (const rule of test.rules ?? []) {
-			if (rule.type === 'responseCode' && String(rule.properties.value) === status) return { status: 'Error', message: rule.properties.message };
+			if (rule.type === 'responseCode' && String(rule.properties.value) === status)
+				return { status: 'Error', message: rule.properties.message };
 		}
-		return { status: 'Error', message: result.error.message || `Received HTTP status code: ${status}` };
+		return {
+			status: 'Error',
+			message: result.error.message || `Received HTTP status code: ${status}`,
+		};
 	}
 	const body = result.output('Temp-Node')[0]?.json as unknown;
 	for (const rule of test.rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
 		const value = String(rule.properties.key)
 			.split('.')
-			.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), body);
-		if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+			.reduce<unknown>(
+				(at, key) =>
+					at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined,
+				body,
+			);
+		if (value === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK' };
 }

@@ -1,7 +1,14 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
-import { ACTION_NODE_TYPE, registerNodeType, runChain, START_NODE_TYPE, type RunResult, type WorkflowNode } from './harness';
+import {
+	ACTION_NODE_TYPE,
+	registerNodeType,
+	runChain,
+	START_NODE_TYPE,
+	type RunResult,
+	type WorkflowNode,
+} from './harness';
 import { PROBE_NODE_TYPE, TransportProbe } from './probeNode';
 
 export { formatInputs, startGeneration } from './parameters';
@@ -29,7 +36,9 @@ export const oauth2Credentials: Record<string, ICredentialDataDecryptedObject> =
 
 /** nock scope on the API base, expecting the raw API key. */
 export function api(options: { token?: string } = {}): nock.Scope {
-	return nock(APP_URL, { reqheaders: { authorization: options.token ?? API_KEY } }).replyContentLength();
+	return nock(APP_URL, {
+		reqheaders: { authorization: options.token ?? API_KEY },
+	}).replyContentLength();
 }
 
 export interface ActionOptions {
@@ -45,9 +54,13 @@ export interface ActionOptions {
 export const NODE = 'Social Content';
 
 /** Runs Start → Social Content (or another node type) with the given parameters. */
-export async function runAction(parameters: INodeParameters, options: ActionOptions = {}): Promise<RunResult> {
+export async function runAction(
+	parameters: INodeParameters,
+	options: ActionOptions = {},
+): Promise<RunResult> {
 	const authentication = options.authentication ?? 'apiKey';
-	const credentialType = authentication === 'apiKey' ? 'socialContentApi' : 'socialContentOAuth2Api';
+	const credentialType =
+		authentication === 'apiKey' ? 'socialContentApi' : 'socialContentOAuth2Api';
 	return await runChain(
 		[
 			{ name: 'Start', type: START_NODE_TYPE },
@@ -60,7 +73,9 @@ export async function runAction(parameters: INodeParameters, options: ActionOpti
 			},
 		],
 		{
-			credentials: options.credentials ?? (authentication === 'apiKey' ? apiKeyCredentials : oauth2Credentials),
+			credentials:
+				options.credentials ??
+				(authentication === 'apiKey' ? apiKeyCredentials : oauth2Credentials),
 			input: options.items,
 			settings: { timezone: options.timezone ?? 'UTC' },
 		},
@@ -91,7 +106,12 @@ export async function probe(
 export function errorText(result: RunResult): string {
 	const error = result.error as (Error & { description?: string; context?: unknown }) | undefined;
 	if (!error) return '';
-	return [error.message, error.description ?? '', JSON.stringify(error), JSON.stringify(error.context ?? {})].join('\n');
+	return [
+		error.message,
+		error.description ?? '',
+		JSON.stringify(error),
+		JSON.stringify(error.context ?? {}),
+	].join('\n');
 }
 
 beforeEach(() => {
@@ -107,4 +127,3 @@ afterEach(() => {
 afterAll(() => {
 	nock.restore();
 });
-

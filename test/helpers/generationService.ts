@@ -67,7 +67,15 @@ export class GenerationService {
 
 	create(id: string, format = 'slideshow'): void {
 		const now = (this.clock += 1000);
-		const generation: Generation = { id, status: 'queued', format, credits: 3, outputs: [], createdMs: now, updatedMs: now };
+		const generation: Generation = {
+			id,
+			status: 'queued',
+			format,
+			credits: 3,
+			outputs: [],
+			createdMs: now,
+			updatedMs: now,
+		};
 		this.generations.push(generation);
 		this.byId.set(id, generation);
 		this.order = undefined;
@@ -101,7 +109,10 @@ export class GenerationService {
 		const generation = this.find(id);
 		generation.updatedMs = this.clock += 1000;
 		generation.note = `touched ${generation.updatedMs}`;
-		generation.outputs = generation.outputs.map((output) => ({ ...output, path: `/moved${String(output.path)}` }));
+		generation.outputs = generation.outputs.map((output) => ({
+			...output,
+			path: `/moved${String(output.path)}`,
+		}));
 		this.order = undefined;
 	}
 
@@ -129,18 +140,26 @@ export class GenerationService {
 			return this.shape.pendingAt === 'bottom' ? -Infinity : Infinity;
 		};
 		const newestFirst =
-			this.shape.order === 'creation' ? [...this.generations].reverse() : [...this.generations].sort((a, b) => rank(b) - rank(a));
+			this.shape.order === 'creation'
+				? [...this.generations].reverse()
+				: [...this.generations].sort((a, b) => rank(b) - rank(a));
 		return this.shape.window ? newestFirst.slice(0, this.shape.window) : newestFirst;
 	}
 
 	private publicRecord(generation: Generation, inList: boolean): IDataObject {
-		const record: IDataObject = { id: generation.id, status: generation.status, format: generation.format, credits: generation.credits };
+		const record: IDataObject = {
+			id: generation.id,
+			status: generation.status,
+			format: generation.format,
+			credits: generation.credits,
+		};
 		if (!inList || this.shape.outputsInList !== false) record.outputs = generation.outputs;
 		if (generation.note) record.note = generation.note;
 		if (this.shape.timestamps === 'finish') {
 			record.createdAt = new Date(generation.createdMs).toISOString();
 			record.updatedAt = new Date(generation.updatedMs).toISOString();
-			if (generation.finishedMs !== undefined) record.finishedAt = new Date(generation.finishedMs).toISOString();
+			if (generation.finishedMs !== undefined)
+				record.finishedAt = new Date(generation.finishedMs).toISOString();
 		}
 		return record;
 	}
@@ -160,19 +179,35 @@ export class GenerationService {
 				this.requests.push(uri);
 				if (this.listFailures > 0) {
 					this.listFailures--;
-					if (this.listFailStatus === 429) return [429, { code: 'RATE_LIMITED', bucket: 'studio', limit: 1, retryAfter: 999 }, { 'Retry-After': '999' }];
+					if (this.listFailStatus === 429)
+						return [
+							429,
+							{ code: 'RATE_LIMITED', bucket: 'studio', limit: 1, retryAfter: 999 },
+							{ 'Retry-After': '999' },
+						];
 					return [this.listFailStatus, { msg: 'down' }];
 				}
 				const answer = this.listAnswers.shift();
 				if (answer) return answer;
 				const query = new URL(uri, APP_URL).searchParams;
 				const status = query.get('status');
-				const rows = status ? this.listed().filter((generation) => generation.status === status) : this.listed();
+				const rows = status
+					? this.listed().filter((generation) => generation.status === status)
+					: this.listed();
 				const record = (generation: Generation) => this.publicRecord(generation, true);
 				if (!this.shape.pageSize) return [200, rows.map(record)];
 				const page = Number(query.get('page') ?? 1);
 				const pages = Math.max(1, Math.ceil(rows.length / this.shape.pageSize));
-				return [200, { generations: rows.slice((page - 1) * this.shape.pageSize, page * this.shape.pageSize).map(record), page, pages }];
+				return [
+					200,
+					{
+						generations: rows
+							.slice((page - 1) * this.shape.pageSize, page * this.shape.pageSize)
+							.map(record),
+						page,
+						pages,
+					},
+				];
 			})
 			.persist();
 		api()
@@ -186,14 +221,19 @@ export class GenerationService {
 					return [500, { msg: 'detail read failed' }];
 				}
 				const generation = this.byId.get(id);
-				return generation ? [200, this.publicRecord(generation, false)] : [404, { msg: 'generation not found' }];
+				return generation
+					? [200, this.publicRecord(generation, false)]
+					: [404, { msg: 'generation not found' }];
 			})
 			.persist();
 		nock(APP_URL)
 			.get(/^\/(moved\/)?uploads\//)
 			.reply((uri, _body, callback) => {
 				this.requests.push(uri);
-				const id = uri.split('/').pop()!.replace(/\.png$/, '');
+				const id = uri
+					.split('/')
+					.pop()!
+					.replace(/\.png$/, '');
 				const answer: [number, unknown, Record<string, string>?] = this.missingFiles.has(id)
 					? [404, { msg: 'file not found' }]
 					: [200, Buffer.from(`png ${id}`), { 'Content-Type': 'image/png' }];

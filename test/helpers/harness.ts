@@ -3,7 +3,12 @@
  * credentials loaded as n8n loads them (credentials resolved through their real `authenticate`
  * and the real OAuth2 request path). Returns each node's output items.
  */
-import { ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
+import {
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	PollContext,
+	WorkflowExecute,
+} from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -34,10 +39,12 @@ import { SocialContentApi } from '../../credentials/SocialContentApi.credentials
 import { SocialContentOAuth2Api } from '../../credentials/SocialContentOAuth2Api.credentials';
 // Required with the .ts extension: beside each node file sits its codex, `<Name>.node.json`,
 // which a plain "<Name>.node" would resolve to under tsx (the benchmarks' runner).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { SocialContent } = require('../../nodes/SocialContent/SocialContent.node.ts') as typeof import('../../nodes/SocialContent/SocialContent.node');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { SocialContentTrigger } = require('../../nodes/SocialContentTrigger/SocialContentTrigger.node.ts') as typeof import('../../nodes/SocialContentTrigger/SocialContentTrigger.node');
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { SocialContent } =
+	require('../../nodes/SocialContent/SocialContent.node.ts') as typeof import('../../nodes/SocialContent/SocialContent.node');
+const { SocialContentTrigger } =
+	require('../../nodes/SocialContentTrigger/SocialContentTrigger.node.ts') as typeof import('../../nodes/SocialContentTrigger/SocialContentTrigger.node');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export const PACKAGE = 'n8n-nodes-social-content';
 export const ACTION_NODE_TYPE = `${PACKAGE}.socialContent`;
@@ -75,7 +82,8 @@ export function registerNodeType(name: string, nodeType: INodeType | IVersionedN
 
 export const nodeTypes: INodeTypes = {
 	getByName: (type) => registeredNodeTypes[type],
-	getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(registeredNodeTypes[type], version),
+	getByNameAndVersion: (type, version) =>
+		NodeHelpers.getVersionedNodeType(registeredNodeTypes[type], version),
 	getKnownTypes: () => ({}),
 };
 
@@ -125,7 +133,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 			});
 		for (const [target, values] of Object.entries(auth.properties)) {
 			const into = ((requestOptions as unknown as IDataObject)[target] ??= {}) as IDataObject;
-			for (const [key, value] of Object.entries(values as IDataObject)) into[key] = resolve(value) as string;
+			for (const [key, value] of Object.entries(values as IDataObject))
+				into[key] = resolve(value) as string;
 		}
 		return requestOptions;
 	}
@@ -163,7 +172,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		type: string,
 		data: ICredentialDataDecryptedObject,
 	): Promise<void> {
-		this.savedOauthTokenData[type] = { oauthTokenData: data.oauthTokenData } as ICredentialDataDecryptedObject;
+		this.savedOauthTokenData[type] = {
+			oauthTokenData: data.oauthTokenData,
+		} as ICredentialDataDecryptedObject;
 		this.resolved.delete(type);
 	}
 
@@ -177,16 +188,32 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 }
 
 /** The credential's property defaults under the given data, `=` expressions resolved with `$self`. */
-export function withDefaults(type: string, given: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+export function withDefaults(
+	type: string,
+	given: ICredentialDataDecryptedObject,
+): ICredentialDataDecryptedObject {
 	const merged: ICredentialDataDecryptedObject = {};
-	for (const property of credentialTypes[type]?.properties ?? []) merged[property.name] = property.default as string;
+	for (const property of credentialTypes[type]?.properties ?? [])
+		merged[property.name] = property.default as string;
 	Object.assign(merged, given);
 	const wf = expressionWorkflow();
 	const resolved: ICredentialDataDecryptedObject = {};
 	for (const [key, value] of Object.entries(merged)) {
 		resolved[key] =
 			typeof value === 'string' && value.startsWith('=')
-				? (wf.expression.getParameterValue(value, null, 0, 0, 'credentials', [], 'internal', {}, undefined, false, merged) as string)
+				? (wf.expression.getParameterValue(
+						value,
+						null,
+						0,
+						0,
+						'credentials',
+						[],
+						'internal',
+						{},
+						undefined,
+						false,
+						merged,
+					) as string)
 				: value;
 	}
 	return resolved;
@@ -250,7 +277,10 @@ export function additionalDataFor(
 }
 
 /** Runs `nodes` in a chain (first to last) through WorkflowExecute. */
-export async function runChain(nodes: WorkflowNode[], options: RunOptions = {}): Promise<RunResult> {
+export async function runChain(
+	nodes: WorkflowNode[],
+	options: RunOptions = {},
+): Promise<RunResult> {
 	const fullNodes: INode[] = nodes.map((node, index) => ({
 		id: `node-${index}`,
 		name: node.name,
@@ -271,7 +301,11 @@ export async function runChain(nodes: WorkflowNode[], options: RunOptions = {}):
 	return await runWorkflow(fullNodes, connections, options);
 }
 
-export async function runWorkflow(nodes: INode[], connections: IConnections, options: RunOptions = {}): Promise<RunResult> {
+export async function runWorkflow(
+	nodes: INode[],
+	connections: IConnections,
+	options: RunOptions = {},
+): Promise<RunResult> {
 	const mode = options.mode ?? 'manual';
 	const workflow = new Workflow({
 		id: 'test-workflow',
@@ -300,7 +334,9 @@ export async function runWorkflow(nodes: INode[], connections: IConnections, opt
 
 	const startNode = nodes[0];
 	const input = (options.input ?? [{}]).map((entry) =>
-		'json' in entry && typeof entry.json === 'object' ? (entry as INodeExecutionData) : { json: entry as IDataObject },
+		'json' in entry && typeof entry.json === 'object'
+			? (entry as INodeExecutionData)
+			: { json: entry as IDataObject },
 	);
 	const runExecutionData = createRunExecutionData({
 		executionData: {
@@ -333,7 +369,13 @@ export function pollContextFor(
 	const node = workflow.getNode(nodeName);
 	if (!node) throw new Error(`No node "${nodeName}"`);
 	const additionalData = additionalDataFor(new TestCredentialsHelper(credentials));
-	return new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
+	return new PollContext(
+		workflow,
+		node,
+		additionalData,
+		mode,
+		mode === 'manual' ? 'manual' : 'activate',
+	);
 }
 
 /** A load-options context (dropdowns, list search) for a node with the given parameters. */
@@ -354,9 +396,19 @@ export function loadOptionsContextFor(
 		parameters,
 		credentials: nodeCredentials,
 	};
-	const workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, active: false, nodeTypes, settings: timezone ? { timezone } : undefined });
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+		settings: timezone ? { timezone } : undefined,
+	});
 	// What the editor sends with a dropdown's request: the panel's parameters as they are now.
-	const additionalData = { ...additionalDataFor(new TestCredentialsHelper(credentials)), currentNodeParameters: parameters };
+	const additionalData = {
+		...additionalDataFor(new TestCredentialsHelper(credentials)),
+		currentNodeParameters: parameters,
+	};
 	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 }
 
@@ -420,8 +472,10 @@ const SECRET_FIELDS = ['apiKey', 'clientSecret', 'access_token', 'refresh_token'
 function secretsOf(credentials: Record<string, ICredentialDataDecryptedObject>): string[] {
 	const found: string[] = [];
 	const visit = (value: unknown, key = '') => {
-		if (typeof value === 'string' && SECRET_FIELDS.includes(key) && value.length >= 6) found.push(value);
-		else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, k);
+		if (typeof value === 'string' && SECRET_FIELDS.includes(key) && value.length >= 6)
+			found.push(value);
+		else if (value && typeof value === 'object')
+			for (const [k, v] of Object.entries(value)) visit(v, k);
 	};
 	visit(credentials);
 	return found;
@@ -431,11 +485,15 @@ function secretsOf(credentials: Record<string, ICredentialDataDecryptedObject>):
  * Every run is checked: no secret of the credentials it used may appear anywhere in what n8n keeps
  * of it (output items, errors with their messages, descriptions and contexts).
  */
-export function assertNoSecrets(data: unknown, credentials: Record<string, ICredentialDataDecryptedObject>): void {
+export function assertNoSecrets(
+	data: unknown,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+): void {
 	const text = JSON.stringify(data, (_key, value: unknown) =>
 		value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
 	);
 	for (const secret of secretsOf(credentials)) {
-		if (text.includes(secret)) throw new Error(`A credential secret (${secret.slice(0, 4)}…) appears in the run data`);
+		if (text.includes(secret))
+			throw new Error(`A credential secret (${secret.slice(0, 4)}…) appears in the run data`);
 	}
 }

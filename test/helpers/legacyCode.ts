@@ -14,11 +14,19 @@ const REPO_ROOT = resolve(__dirname, '../..');
 export function loadAtCommit<Module>(commit: string, path: string): Module {
 	let source: string;
 	try {
-		source = execFileSync('git', ['show', `${commit}:${path}`], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+		source = execFileSync('git', ['show', `${commit}:${path}`], {
+			cwd: REPO_ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 	} catch (error) {
-		throw new Error(`${path} at ${commit} is not in this checkout's git history: run the tests in a full clone (not a shallow one or an export). ${(error as Error).message}`);
+		throw new Error(
+			`${path} at ${commit} is not in this checkout's git history: run the tests in a full clone (not a shallow one or an export). ${(error as Error).message}`,
+		);
 	}
-	const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
+	const { outputText } = ts.transpileModule(source, {
+		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+	});
 	const file = join(mkdtempSync(join(tmpdir(), 'legacy-')), `${basename(path, '.ts')}.js`);
 	writeFileSync(file, outputText);
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- a file written at run time

@@ -9,7 +9,9 @@ export interface LocalServer {
 }
 
 /** A real HTTP server on 127.0.0.1, for what nock cannot fake faithfully (resets, timeouts). */
-export async function localServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<LocalServer> {
+export async function localServer(
+	handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<LocalServer> {
 	const requests: string[] = [];
 	const server: Server = createServer((req, res) => {
 		requests.push(`${req.method} ${req.url}`);

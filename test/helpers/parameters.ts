@@ -7,21 +7,38 @@ import type { INodeParameters } from 'n8n-workflow';
  */
 export function formatInputs(
 	values: Record<string, string | number | boolean>,
-	schema: Array<{ id: string; displayName?: string; required?: boolean; type?: string; options?: unknown[] }> = [],
+	schema: Array<{
+		id: string;
+		displayName?: string;
+		required?: boolean;
+		type?: string;
+		options?: unknown[];
+	}> = [],
 ): INodeParameters {
 	const fields = schema.length ? schema : Object.keys(values).map((id) => ({ id, type: 'string' }));
 	return {
 		mappingMode: 'defineBelow',
 		value: values,
 		matchingColumns: [],
-		schema: fields.map((field) => ({ displayName: field.id, required: false, defaultMatch: false, display: true, canBeUsedToMatch: false, ...field })),
+		schema: fields.map((field) => ({
+			displayName: field.id,
+			required: false,
+			defaultMatch: false,
+			display: true,
+			canBeUsedToMatch: false,
+			...field,
+		})),
 		attemptToConvertTypes: false,
 		convertFieldsToString: false,
 	} as unknown as INodeParameters;
 }
 
 /** Start Generation of `formatId` with these inputs; not waiting unless `extra` says so. */
-export function startGeneration(formatId: string, values: Record<string, string | number | boolean>, extra: INodeParameters = {}): INodeParameters {
+export function startGeneration(
+	formatId: string,
+	values: Record<string, string | number | boolean>,
+	extra: INodeParameters = {},
+): INodeParameters {
 	return {
 		resource: 'studio',
 		operation: 'startGeneration',

@@ -13,7 +13,13 @@
  *   a scheduled poll returns (emitting or not) or an activation poll emits; never by a throw.
  */
 import { PollContext } from 'n8n-core';
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters, WorkflowActivateMode } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
 
 import { additionalDataFor, nodeTypes, TestCredentialsHelper, triggerWorkflow } from './harness';
 
@@ -34,7 +40,10 @@ export class SimulatedN8n {
 	/** Errors reported by scheduled polls (error executions), and failed activations. */
 	pollErrors: Error[] = [];
 	activationErrors: Error[] = [];
-	private classicContext?: { poll: () => Promise<PollResult>; workflow: ReturnType<typeof triggerWorkflow> };
+	private classicContext?: {
+		poll: () => Promise<PollResult>;
+		workflow: ReturnType<typeof triggerWorkflow>;
+	};
 	active = false;
 
 	constructor(
@@ -50,7 +59,8 @@ export class SimulatedN8n {
 		const node = workflow.getNode('Trigger')!;
 		const snapshot = this.engine === 'durableCursors' ? this.cursorSnapshot(workflow) : undefined;
 		const context = this.context(workflow, mode, snapshot);
-		const poll = async () => await nodeTypes.getByNameAndVersion(node.type, node.typeVersion).poll!.call(context);
+		const poll = async () =>
+			await nodeTypes.getByNameAndVersion(node.type, node.typeVersion).poll!.call(context);
 		if (this.engine === 'classic') this.classicContext = { poll, workflow };
 		// The durable engine polls at activation only when it inserts the job (not at n8n's start).
 		if (this.engine !== 'classic' && mode === 'init') return null;
@@ -86,7 +96,9 @@ export class SimulatedN8n {
 		const snapshot = this.engine === 'durableCursors' ? this.cursorSnapshot(workflow) : undefined;
 		const context = this.context(workflow, 'update', snapshot, () => DURABLE_POLL_BUDGET_MS);
 		try {
-			const result = await nodeTypes.getByNameAndVersion(node.type, node.typeVersion).poll!.call(context);
+			const result = await nodeTypes
+				.getByNameAndVersion(node.type, node.typeVersion)
+				.poll!.call(context);
 			if (snapshot) this.cursor = clone(snapshot);
 			if (result !== null) this.saved = clone(workflow.staticData);
 			return result;
@@ -118,9 +130,26 @@ export class SimulatedN8n {
 		return clone(this.cursor);
 	}
 
-	private context(workflow: ReturnType<typeof triggerWorkflow>, activation: WorkflowActivateMode, snapshot?: IDataObject, budget?: () => number): PollContext {
+	private context(
+		workflow: ReturnType<typeof triggerWorkflow>,
+		activation: WorkflowActivateMode,
+		snapshot?: IDataObject,
+		budget?: () => number,
+	): PollContext {
 		const node = workflow.getNode('Trigger')!;
 		const additionalData = additionalDataFor(new TestCredentialsHelper(this.credentials));
-		return new PollContext(workflow, node, additionalData, 'trigger', activation, undefined, undefined, undefined, undefined, snapshot ? () => snapshot : undefined, budget);
+		return new PollContext(
+			workflow,
+			node,
+			additionalData,
+			'trigger',
+			activation,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			snapshot ? () => snapshot : undefined,
+			budget,
+		);
 	}
 }

@@ -58,8 +58,17 @@ export class PostService {
 	}
 
 	/** A post due at `dateMs` (default: now), waiting. */
-	schedule(id: string, options: { channel?: string; dateMs?: number; draft?: boolean; content?: string } = {}): void {
-		this.posts.set(id, { id, channel: options.channel ?? 'ch_x', dateMs: options.dateMs ?? Date.now(), status: options.draft ? 'draft' : 'scheduled', content: options.content ?? `Post ${id}` });
+	schedule(
+		id: string,
+		options: { channel?: string; dateMs?: number; draft?: boolean; content?: string } = {},
+	): void {
+		this.posts.set(id, {
+			id,
+			channel: options.channel ?? 'ch_x',
+			dateMs: options.dateMs ?? Date.now(),
+			status: options.draft ? 'draft' : 'scheduled',
+			content: options.content ?? `Post ${id}`,
+		});
 	}
 
 	/** It goes out (with its public link) or fails (with a reason). */
@@ -68,7 +77,8 @@ export class PostService {
 		post.status = outcome;
 		post.publishedMs = outcome === 'published' ? Date.now() : undefined;
 		post.url = outcome === 'published' ? `https://x.example.com/acme/status/${id}` : undefined;
-		post.error = outcome === 'failed' ? 'The network refused the post: duplicate content' : undefined;
+		post.error =
+			outcome === 'failed' ? 'The network refused the post: duplicate content' : undefined;
 		if (this.counting) this.outcomesSinceStart.add(`${id}|${outcome}`);
 	}
 
@@ -83,7 +93,14 @@ export class PostService {
 		const now = Date.now();
 		return Array.from({ length: count }, (_, index) => {
 			const id = `${prefix}${index}`;
-			this.posts.set(id, { id, channel: CHANNELS[index % 2].id, dateMs: now - ((index + 1) / count) * days * 86_400_000, status: index % 7 === 3 ? 'failed' : 'published', content: `Old ${id}`, url: `https://x.example.com/acme/status/${id}` });
+			this.posts.set(id, {
+				id,
+				channel: CHANNELS[index % 2].id,
+				dateMs: now - ((index + 1) / count) * days * 86_400_000,
+				status: index % 7 === 3 ? 'failed' : 'published',
+				content: `Old ${id}`,
+				url: `https://x.example.com/acme/status/${id}`,
+			});
 			return id;
 		});
 	}
@@ -98,7 +115,13 @@ export class PostService {
 
 	/** Queued again (rescheduled after a failure): its next outcome is a new one. */
 	requeue(id: string, dateMs = Date.now()): void {
-		Object.assign(this.find(id), { status: 'scheduled', dateMs, url: undefined, error: undefined, publishedMs: undefined });
+		Object.assign(this.find(id), {
+			status: 'scheduled',
+			dateMs,
+			url: undefined,
+			error: undefined,
+			publishedMs: undefined,
+		});
 	}
 
 	private find(id: string): Post {
@@ -128,8 +151,11 @@ export class PostService {
 				const query = new URL(uri, APP_URL).searchParams;
 				const start = Date.parse(query.get('startDate') ?? '');
 				const end = Date.parse(query.get('endDate') ?? '');
-				if (Number.isNaN(start) || Number.isNaN(end)) return [400, { msg: 'startDate and endDate are required' }];
-				const rows = [...this.posts.values()].filter((post) => post.dateMs >= start && post.dateMs <= end).map((post) => this.record(post));
+				if (Number.isNaN(start) || Number.isNaN(end))
+					return [400, { msg: 'startDate and endDate are required' }];
+				const rows = [...this.posts.values()]
+					.filter((post) => post.dateMs >= start && post.dateMs <= end)
+					.map((post) => this.record(post));
 				return [200, this.shape === 'bare' ? rows : { posts: rows }];
 			})
 			.persist();

@@ -36,11 +36,13 @@ export class TransportProbe implements INodeType {
 
 	async execute(this: IExecuteFunctions) {
 		// The real item loop and error handling, around one request.
-		return await runForEachItem.call(this, { execute: async function (this: IExecuteFunctions, itemIndex: number, run: RunContext) {
+		return await runForEachItem.call(this, {
+			execute: async function (this: IExecuteFunctions, itemIndex: number, run: RunContext) {
 				const method = this.getNodeParameter('method', itemIndex) as 'GET';
 				const path = this.getNodeParameter('path', itemIndex) as string;
 				const rawBody = this.getNodeParameter('body', itemIndex, '') as string | IDataObject;
-				const body = typeof rawBody === 'string' && rawBody ? (JSON.parse(rawBody) as IDataObject) : undefined;
+				const body =
+					typeof rawBody === 'string' && rawBody ? (JSON.parse(rawBody) as IDataObject) : undefined;
 				if (this.getNodeParameter('download', itemIndex, false)) {
 					// Reads the file as the node's own operations hand it on: chunk by chunk.
 					const file = await downloadFile(run, path, itemIndex);

@@ -3,7 +3,13 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 export interface SandboxState extends IDataObject {
-	counts: IDataObject & { requests: number; uploads: number; postsCreated: number; generationsStarted: number; rateLimited: number };
+	counts: IDataObject & {
+		requests: number;
+		uploads: number;
+		postsCreated: number;
+		generationsStarted: number;
+		rateLimited: number;
+	};
 	posts: IDataObject[];
 	generations: IDataObject[];
 	channels: IDataObject[];
@@ -26,7 +32,9 @@ export interface Sandbox {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const { createSandbox } = require('../sandbox/server.js') as { createSandbox: (options?: IDataObject) => Sandbox };
+export const { createSandbox } = require('../sandbox/server.js') as {
+	createSandbox: (options?: IDataObject) => Sandbox;
+};
 
 /** A sandbox on 127.0.0.1 for one suite: started before its tests (nock lets 127.0.0.1 through), closed after. */
 export interface SuiteSandbox {
@@ -42,7 +50,9 @@ export function sandboxForSuite(options?: IDataObject): SuiteSandbox {
 		nock.enableNetConnect('127.0.0.1');
 		suite.sandbox = createSandbox(options);
 		suite.url = await suite.sandbox.listen();
-		suite.credentials = { socialContentApi: { instanceUrl: suite.url, apiKey: 'sk_sandbox_demo_key' } };
+		suite.credentials = {
+			socialContentApi: { instanceUrl: suite.url, apiKey: 'sk_sandbox_demo_key' },
+		};
 	});
 	afterAll(async () => {
 		await suite.sandbox.close();

@@ -23,7 +23,9 @@ export const LIST_SHAPES = {
 		'{ items: [...] }': (list) => ({ items: list }),
 		'{ results: [...] }': (list) => ({ results: list }),
 		'{ list: [...] }': (list) => ({ list }),
-		'{ <resource>: [...] }, e.g. { generations: [...] }': (list, resourceKey) => ({ [resourceKey]: list }),
+		'{ <resource>: [...] }, e.g. { generations: [...] }': (list, resourceKey) => ({
+			[resourceKey]: list,
+		}),
 	} satisfies Record<string, Wrap>,
 };
 
@@ -37,13 +39,18 @@ export const PAGE_SHAPES = {
 		'{ page, totalPages, data }': (list, page, pages) => ({ page, totalPages: pages, data: list }),
 		'{ pageCount, items }': (list, _page, pages) => ({ pageCount: pages, items: list }),
 		'{ hasMore, data }': (list, page, pages) => ({ hasMore: page < pages, data: list }),
-		'{ nextPage, data }': (list, page, pages) => ({ nextPage: page < pages ? page + 1 : null, data: list }),
+		'{ nextPage, data }': (list, page, pages) => ({
+			nextPage: page < pages ? page + 1 : null,
+			data: list,
+		}),
 	} satisfies Record<string, Page>,
 };
 
 /** A studio format record: how it names its id and its price, and how the list holds them. */
 export const FORMAT_SHAPES = {
-	spec: ['"Studio format | has an id (`formatId` when used in a request), inputs, and credit price | Field names and shape of the format record: not shown."'],
+	spec: [
+		'"Studio format | has an id (`formatId` when used in a request), inputs, and credit price | Field names and shape of the format record: not shown."',
+	],
 	idNames: ['id', 'formatId', 'slug'],
 	priceNames: ['credits', 'price', 'cost', 'creditPrice', 'creditCost'],
 	/** A price as a number or as a numeric string. */
@@ -51,7 +58,8 @@ export const FORMAT_SHAPES = {
 	containers: {
 		'an array': (records: IDataObject[]) => records,
 		'{ formats: [...] }': (records: IDataObject[]) => ({ formats: records }),
-		'a map of id → record': (records: IDataObject[]) => Object.fromEntries(records.map(({ id, ...rest }) => [String(id), rest])),
+		'a map of id → record': (records: IDataObject[]) =>
+			Object.fromEntries(records.map(({ id, ...rest }) => [String(id), rest])),
 	},
 };
 
@@ -61,15 +69,30 @@ export const FORMAT_SHAPES = {
  * which says neither required nor type.
  */
 export const FORMAT_INPUT_SHAPES = {
-	spec: ['"Studio format | has an id …, inputs, and credit price | Field names and shape of the format record: not shown."'],
+	spec: [
+		'"Studio format | has an id …, inputs, and credit price | Field names and shape of the format record: not shown."',
+	],
 	shapes: {
 		'a list of names': ['prompt', 'seconds'],
 		'a comma-separated string': 'prompt, seconds',
-		'a list of field records (name, type, required)': [{ name: 'prompt', type: 'string', required: true }, { name: 'seconds', type: 'integer', required: false }],
-		'a list of field records (key, kind, optional)': [{ key: 'prompt', kind: 'text', optional: false }, { key: 'seconds', kind: 'number', optional: true }],
-		'a map of name → record': { prompt: { type: 'string', required: true }, seconds: { type: 'number' } },
+		'a list of field records (name, type, required)': [
+			{ name: 'prompt', type: 'string', required: true },
+			{ name: 'seconds', type: 'integer', required: false },
+		],
+		'a list of field records (key, kind, optional)': [
+			{ key: 'prompt', kind: 'text', optional: false },
+			{ key: 'seconds', kind: 'number', optional: true },
+		],
+		'a map of name → record': {
+			prompt: { type: 'string', required: true },
+			seconds: { type: 'number' },
+		},
 		'a map of name → type': { prompt: 'string', seconds: 'number' },
-		'a JSON Schema': { type: 'object', properties: { prompt: { type: 'string' }, seconds: { type: 'integer' } }, required: ['prompt'] },
+		'a JSON Schema': {
+			type: 'object',
+			properties: { prompt: { type: 'string' }, seconds: { type: 'integer' } },
+			required: ['prompt'],
+		},
 	} as Record<string, unknown>,
 };
 
@@ -89,19 +112,30 @@ type PostRecord = (post: PostFacts) => IDataObject;
 
 /** A post record in a GET /posts answer (the list around it: LIST_SHAPES). */
 export const POST_RECORD_SHAPES = {
-	spec: ['"Post | post creation returns one item per channel carrying `postId` | Fields of the post record in lists: not shown."'],
+	spec: [
+		'"Post | post creation returns one item per channel carrying `postId` | Fields of the post record in lists: not shown."',
+	],
 	shapes: {
 		// The real backend's list query (posts.repository.ts, getPosts): no failure reason, no creation time.
-		'the real backend: state QUEUE/PUBLISHED/ERROR/DRAFT, releaseURL, integration object': (post) => ({
+		'the real backend: state QUEUE/PUBLISHED/ERROR/DRAFT, releaseURL, integration object': (
+			post,
+		) => ({
 			id: post.id,
 			content: post.content,
 			publishDate: new Date(post.dateMs).toISOString(),
 			releaseURL: post.url ?? null,
-			state: { scheduled: 'QUEUE', draft: 'DRAFT', published: 'PUBLISHED', failed: 'ERROR' }[post.status],
+			state: { scheduled: 'QUEUE', draft: 'DRAFT', published: 'PUBLISHED', failed: 'ERROR' }[
+				post.status
+			],
 			intervalInDays: null,
 			group: `grp_${post.id}`,
 			tags: [],
-			integration: { id: post.channel.id, providerIdentifier: post.channel.identifier, name: post.channel.name, picture: null },
+			integration: {
+				id: post.channel.id,
+				providerIdentifier: post.channel.identifier,
+				name: post.channel.name,
+				picture: null,
+			},
 		}),
 		'lowercase status, url, publishedAt, error, the channel by id (integration)': (post) => ({
 			id: post.id,

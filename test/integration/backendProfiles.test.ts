@@ -9,26 +9,54 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { sandboxForSuite } from '../helpers/sandbox';
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness';
 
-
 const suite = sandboxForSuite();
 
 const DAY_MS = 86_400_000;
-const photo: INodeExecutionData[] = [{ json: {}, binary: { photo: { data: Buffer.from('a picture').toString('base64'), mimeType: 'image/png', fileName: 'photo.png' } } }];
+const photo: INodeExecutionData[] = [
+	{
+		json: {},
+		binary: {
+			photo: {
+				data: Buffer.from('a picture').toString('base64'),
+				mimeType: 'image/png',
+				fileName: 'photo.png',
+			},
+		},
+	},
+];
 const id = (value: string) => ({ __rl: true, mode: 'id', value });
 
 async function run(parameters: INodeParameters, items: INodeExecutionData[] = [{ json: {} }]) {
 	const result = await runChain(
 		[
 			{ name: 'Start', type: START_NODE_TYPE },
-			{ name: 'Node', type: ACTION_NODE_TYPE, parameters, credentials: { socialContentApi: { id: '1', name: 'c' } } },
+			{
+				name: 'Node',
+				type: ACTION_NODE_TYPE,
+				parameters,
+				credentials: { socialContentApi: { id: '1', name: 'c' } },
+			},
 		],
 		{ credentials: suite.credentials, input: items, settings: { timezone: 'UTC' } },
 	);
-	return { error: result.error, items: result.error ? [] : result.output('Node').map((item) => item.json) };
+	return {
+		error: result.error,
+		items: result.error ? [] : result.output('Node').map((item) => item.json),
+	};
 }
 
 const createPost = (extra: IDataObject, items?: INodeExecutionData[]) =>
-	run({ resource: 'post', operation: 'create', type: 'now', channels: ['ch_x'], content: { parts: [{ text: 'Launch day is here' }] }, ...extra } as INodeParameters, items);
+	run(
+		{
+			resource: 'post',
+			operation: 'create',
+			type: 'now',
+			channels: ['ch_x'],
+			content: { parts: [{ text: 'Launch day is here' }] },
+			...extra,
+		} as INodeParameters,
+		items,
+	);
 
 describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 	const postiz = profile === 'postiz';
@@ -38,25 +66,56 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 	});
 
 	test('Post → Create with Tags, a binary file and the X channel: created, tags sent as { value, label }', async () => {
-		const { error, items } = await createPost({ media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] }, options: { tags: 'launch, news' } }, photo);
+		const { error, items } = await createPost(
+			{
+				media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] },
+				options: { tags: 'launch, news' },
+			},
+			photo,
+		);
 		expect(error).toBeUndefined();
-		expect(items).toEqual([expect.objectContaining({ postId: expect.any(String), integration: 'ch_x' })]);
+		expect(items).toEqual([
+			expect.objectContaining({ postId: expect.any(String), integration: 'ch_x' }),
+		]);
 		const [post] = suite.sandbox.state.posts;
-		expect(post.tags).toEqual([{ value: 'launch', label: 'launch' }, { value: 'news', label: 'news' }]);
-		expect(post.image).toEqual([expect.objectContaining({ path: expect.stringContaining('photo.png') })]);
+		expect(post.tags).toEqual([
+			{ value: 'launch', label: 'launch' },
+			{ value: 'news', label: 'news' },
+		]);
+		expect(post.image).toEqual([
+			expect.objectContaining({ path: expect.stringContaining('photo.png') }),
+		]);
 		expect(suite.sandbox.state.counts.uploads).toBe(1);
 	});
 
 	test('Tags from an expression: names become objects, objects pass as they are; the instance links only tags it has', async () => {
-		const { error } = await createPost({ options: { tags: '={{ ["launch", { "value": "promo", "label": "Promo!" }, "unknown-tag"] }}' } });
+		const { error } = await createPost({
+			options: {
+				tags: '={{ ["launch", { "value": "promo", "label": "Promo!" }, "unknown-tag"] }}',
+			},
+		});
 		expect(error).toBeUndefined();
-		const expected = [{ value: 'launch', label: 'launch' }, { value: 'promo', label: 'Promo!' }];
-		expect(suite.sandbox.state.posts[0].tags).toEqual(postiz ? expected : [...expected, { value: 'unknown-tag', label: 'unknown-tag' }]);
+		const expected = [
+			{ value: 'launch', label: 'launch' },
+			{ value: 'promo', label: 'Promo!' },
+		];
+		expect(suite.sandbox.state.posts[0].tags).toEqual(
+			postiz ? expected : [...expected, { value: 'unknown-tag', label: 'unknown-tag' }],
+		);
 	});
 
 	test('a Schedule date in the past fails before any request: no upload is left behind', async () => {
-		const { error } = await createPost({ type: 'schedule', date: '2020-01-01T10:00:00', media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] } }, photo);
-		expect(error?.message).toBe('"Date" is in the past (2020-01-01T10:00:00.000Z): a scheduled post needs a future date');
+		const { error } = await createPost(
+			{
+				type: 'schedule',
+				date: '2020-01-01T10:00:00',
+				media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] },
+			},
+			photo,
+		);
+		expect(error?.message).toBe(
+			'"Date" is in the past (2020-01-01T10:00:00.000Z): a scheduled post needs a future date',
+		);
 		expect((error as { description?: string }).description).toContain('Publish Now');
 		expect(suite.sandbox.state.counts.requests).toBe(0);
 		expect(suite.sandbox.state.counts.uploads).toBe(0);
@@ -65,9 +124,15 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 	test('a Schedule date as a Unix time: below 1e12 in seconds, above in milliseconds', async () => {
 		const seconds = Math.floor((Date.now() + 2 * DAY_MS) / 1000);
 		const milliseconds = Date.now() + 3 * DAY_MS;
-		expect((await createPost({ type: 'schedule', date: `={{ ${seconds} }}` })).error).toBeUndefined();
-		expect((await createPost({ type: 'schedule', date: `={{ "${seconds}" }}` })).error).toBeUndefined();
-		expect((await createPost({ type: 'schedule', date: `={{ ${milliseconds} }}` })).error).toBeUndefined();
+		expect(
+			(await createPost({ type: 'schedule', date: `={{ ${seconds} }}` })).error,
+		).toBeUndefined();
+		expect(
+			(await createPost({ type: 'schedule', date: `={{ "${seconds}" }}` })).error,
+		).toBeUndefined();
+		expect(
+			(await createPost({ type: 'schedule', date: `={{ ${milliseconds} }}` })).error,
+		).toBeUndefined();
 		expect(suite.sandbox.state.posts.map((post) => post.publishDate)).toEqual([
 			new Date(seconds * 1000).toISOString(),
 			new Date(seconds * 1000).toISOString(),
@@ -77,13 +142,29 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 
 	test('Name/Value settings: numbers only when they read back the same', async () => {
 		const setting = (name: string, value: string) => ({ target: 'network:x', name, value });
-		const { error } = await createPost({ settings: { setting: [setting('community', '12345678901234567890'), setting('price', '1.50'), setting('count', '42'), setting('flag', 'true')] } });
+		const { error } = await createPost({
+			settings: {
+				setting: [
+					setting('community', '12345678901234567890'),
+					setting('price', '1.50'),
+					setting('count', '42'),
+					setting('flag', 'true'),
+				],
+			},
+		});
 		expect(error).toBeUndefined();
-		expect(JSON.parse(String(suite.sandbox.state.posts[0].settings))).toMatchObject({ community: '12345678901234567890', price: '1.50', count: 42, flag: true });
+		expect(JSON.parse(String(suite.sandbox.state.posts[0].settings))).toMatchObject({
+			community: '12345678901234567890',
+			price: '1.50',
+			count: 42,
+			flag: true,
+		});
 	});
 
-	test('a refused post gives the service\'s messages, all of them, and nothing else', async () => {
-		const { error } = await createPost({ media: { files: [{ source: 'idPath', id: 'med_gone', path: '/uploads/gone.png' }] } });
+	test("a refused post gives the service's messages, all of them, and nothing else", async () => {
+		const { error } = await createPost({
+			media: { files: [{ source: 'idPath', id: 'med_gone', path: '/uploads/gone.png' }] },
+		});
 		expect(error?.message).toBe(
 			postiz
 				? 'The service rejected the request: posts[0].value.image unknown media med_gone'
@@ -95,16 +176,37 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 		const response = await fetch(`${suite.url}/api/public/v1/posts`, {
 			method: 'POST',
 			headers: { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json' },
-			body: JSON.stringify({ type: 'now', date: new Date().toISOString(), shortLink: false, tags: ['launch'], posts: [{ integration: { id: 'ch_x' }, value: [{ content: 'Hello there', image: [] }], settings: { __type: 'x', who_can_reply_post: 'everyone' } }] }),
+			body: JSON.stringify({
+				type: 'now',
+				date: new Date().toISOString(),
+				shortLink: false,
+				tags: ['launch'],
+				posts: [
+					{
+						integration: { id: 'ch_x' },
+						value: [{ content: 'Hello there', image: [] }],
+						settings: { __type: 'x', who_can_reply_post: 'everyone' },
+					},
+				],
+			}),
 		});
 		expect(response.status).toBe(postiz ? 400 : 200);
-		if (postiz) expect(await response.json()).toEqual({ message: ['tags.each value in nested property tags must be either object or array'], error: 'Bad Request', statusCode: 400 });
+		if (postiz)
+			expect(await response.json()).toEqual({
+				message: ['tags.each value in nested property tags must be either object or array'],
+				error: 'Bad Request',
+				statusCode: 400,
+			});
 	});
 
-	test('Post → Delete: { id, deleted: true } and nothing of the service\'s answer ({ error: true } on the real backend)', async () => {
+	test("Post → Delete: { id, deleted: true } and nothing of the service's answer ({ error: true } on the real backend)", async () => {
 		await createPost({ channels: ['ch_x', 'ch_linkedin'] });
 		const [first] = suite.sandbox.state.posts;
-		const { error, items } = await run({ resource: 'post', operation: 'delete', postId: id(String(first.id)) });
+		const { error, items } = await run({
+			resource: 'post',
+			operation: 'delete',
+			postId: id(String(first.id)),
+		});
 		expect(error).toBeUndefined();
 		expect(items).toEqual([{ id: first.id, deleted: true }]);
 		// One group per create here, one per channel there.
@@ -114,22 +216,39 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 	test('Post → Delete of an unknown id: not found (404), or the 500 the real backend gives, read as "not found or not yours?"', async () => {
 		const { error } = await run({ resource: 'post', operation: 'delete', postId: id('post_gone') });
 		expect(error?.message).toBe(
-			postiz ? 'The service failed on post "post_gone" (500): it may not exist, or not be yours (Internal server error)' : 'Not found: DELETE /posts/post_gone (404): post not found',
+			postiz
+				? 'The service failed on post "post_gone" (500): it may not exist, or not be yours (Internal server error)'
+				: 'Not found: DELETE /posts/post_gone (404): post not found',
 		);
 	});
 
 	test('Channel → Disconnect: { id, disconnected: true }; the channel record and its OAuth tokens stay out', async () => {
-		const { error, items } = await run({ resource: 'channel', operation: 'disconnect', channel: id('ch_instagram') });
+		const { error, items } = await run({
+			resource: 'channel',
+			operation: 'disconnect',
+			channel: id('ch_instagram'),
+		});
 		expect(error).toBeUndefined();
 		expect(items).toEqual([{ id: 'ch_instagram', disconnected: true }]);
 		// The real backend's answer carried the channel's tokens and instance login (the sandbox's end in "-secret").
 		expect(JSON.stringify(items)).not.toContain('secret');
-		expect(suite.sandbox.state.channels.map((channel) => channel.id)).toEqual(['ch_x', 'ch_linkedin']);
+		expect(suite.sandbox.state.channels.map((channel) => channel.id)).toEqual([
+			'ch_x',
+			'ch_linkedin',
+		]);
 	});
 
 	test('Channel → Disconnect of an unknown channel names it', async () => {
-		const { error } = await run({ resource: 'channel', operation: 'disconnect', channel: id('ch_gone') });
-		expect(error?.message).toBe(postiz ? 'The service failed on channel "ch_gone" (500): it may not exist, or not be yours (Internal server error)' : 'Not found: DELETE /integrations/ch_gone (404): channel not found');
+		const { error } = await run({
+			resource: 'channel',
+			operation: 'disconnect',
+			channel: id('ch_gone'),
+		});
+		expect(error?.message).toBe(
+			postiz
+				? 'The service failed on channel "ch_gone" (500): it may not exist, or not be yours (Internal server error)'
+				: 'Not found: DELETE /integrations/ch_gone (404): channel not found',
+		);
 	});
 
 	test.each([
@@ -155,12 +274,26 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 		expect(suite.sandbox.state.counts.requests).toBe(0);
 	});
 
-	test.each(['https://example.com/a.png', 'http://[2001:db8::1]/a.png', 'http://8.8.8.8/a.png', 'http://[::ffff:8.8.8.8]/a.png', 'http://172.32.0.1/a.png', 'http://intranet.local/a.png'])(
+	test.each([
+		'https://example.com/a.png',
+		'http://[2001:db8::1]/a.png',
+		'http://8.8.8.8/a.png',
+		'http://[::ffff:8.8.8.8]/a.png',
+		'http://172.32.0.1/a.png',
+		'http://intranet.local/a.png',
+	])(
 		'Import From URL sends %s (a public address, or a host name the service resolves)',
 		async (address) => {
-			const { error, items } = await run({ resource: 'media', operation: 'importFromUrl', url: address });
+			const { error, items } = await run({
+				resource: 'media',
+				operation: 'importFromUrl',
+				url: address,
+			});
 			expect(error).toBeUndefined();
-			expect(items[0]).toMatchObject({ id: expect.any(String), path: expect.stringMatching(/^\/uploads\//) });
+			expect(items[0]).toMatchObject({
+				id: expect.any(String),
+				path: expect.stringMatching(/^\/uploads\//),
+			});
 		},
 	);
 
@@ -171,21 +304,39 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 			expect(items).toHaveLength(1);
 			return;
 		}
-		expect(error?.message).toBe('This instance has no media library to list (GET /media answered 404)');
+		expect(error?.message).toBe(
+			'This instance has no media library to list (GET /media answered 404)',
+		);
 	});
 
 	test('Post → Create From Media Library: the file, or "this instance has no media library"', async () => {
-		const imported = (await run({ resource: 'media', operation: 'importFromUrl', url: 'https://example.com/a.png' })).items[0];
-		const { error } = await createPost({ media: { files: [{ source: 'library', mediaId: String(imported.id) }] } });
-		if (postiz) expect(error?.message).toBe('This instance has no media library to list (GET /media answered 404)');
-		else expect(suite.sandbox.state.posts[0].image).toEqual([{ id: imported.id, path: imported.path }]);
+		const imported = (
+			await run({ resource: 'media', operation: 'importFromUrl', url: 'https://example.com/a.png' })
+		).items[0];
+		const { error } = await createPost({
+			media: { files: [{ source: 'library', mediaId: String(imported.id) }] },
+		});
+		if (postiz)
+			expect(error?.message).toBe(
+				'This instance has no media library to list (GET /media answered 404)',
+			);
+		else
+			expect(suite.sandbox.state.posts[0].image).toEqual([
+				{ id: imported.id, path: imported.path },
+			]);
 	});
 
 	test('Post → Find Free Slot: a UTC time, with or without a zone, comes out with Z', async () => {
 		const before = Date.now();
-		const { items } = await run({ resource: 'post', operation: 'findFreeSlot', channel: id('ch_x') });
+		const { items } = await run({
+			resource: 'post',
+			operation: 'findFreeSlot',
+			channel: id('ch_x'),
+		});
 		// The sandbox's slot: the next whole hour at least an hour away, read as UTC either way.
-		expect(items).toEqual([{ channelId: 'ch_x', date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z$/) }]);
+		expect(items).toEqual([
+			{ channelId: 'ch_x', date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z$/) },
+		]);
 		const slot = Date.parse(String(items[0].date));
 		expect(slot - before).toBeGreaterThanOrEqual(36e5);
 		expect(slot - before).toBeLessThanOrEqual(2 * 36e5 + 60_000);
@@ -194,10 +345,24 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 	test('Post → Get Many lists what was created, dates with Z', async () => {
 		const date = new Date(Date.now() + DAY_MS).toISOString();
 		await createPost({ type: 'schedule', date });
-		const { items } = await run({ resource: 'post', operation: 'list', startDate: new Date().toISOString(), endDate: new Date(Date.now() + 2 * DAY_MS).toISOString() });
+		const { items } = await run({
+			resource: 'post',
+			operation: 'list',
+			startDate: new Date().toISOString(),
+			endDate: new Date(Date.now() + 2 * DAY_MS).toISOString(),
+		});
 		expect(items).toEqual([expect.objectContaining({ publishDate: date })]);
 		// The real backend's list does not select a post's settings; ours gives them as JSON text, parsed.
-		if (postiz) expect(items[0]).toMatchObject({ state: 'QUEUE', releaseURL: null, integration: { id: 'ch_x', providerIdentifier: 'x' } });
-		else expect(items[0]).toMatchObject({ status: 'scheduled', settings: { who_can_reply_post: 'everyone', __type: 'x' } });
+		if (postiz)
+			expect(items[0]).toMatchObject({
+				state: 'QUEUE',
+				releaseURL: null,
+				integration: { id: 'ch_x', providerIdentifier: 'x' },
+			});
+		else
+			expect(items[0]).toMatchObject({
+				status: 'scheduled',
+				settings: { who_can_reply_post: 'everyone', __type: 'x' },
+			});
 	});
 });

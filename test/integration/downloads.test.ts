@@ -7,19 +7,33 @@ import nock from 'nock';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { POLL_TIME_BUDGET_MS } from '../../nodes/SocialContentTrigger/pollGenerations';
-import { ACTION_NODE_TYPE, activeTrigger, runChain, START_NODE_TYPE, triggerWorkflow } from '../helpers/harness';
+import {
+	ACTION_NODE_TYPE,
+	activeTrigger,
+	runChain,
+	START_NODE_TYPE,
+	triggerWorkflow,
+} from '../helpers/harness';
 import { localServer, type LocalServer } from '../helpers/localServer';
 
 const KEY = 'sk_download_test_key';
 const FILE = Buffer.alloc(256 * 1024, 7);
 
 /** The instance: one generation whose output is /uploads/out.bin, served by `serveFile`. */
-async function instance(serveFile: (res: ServerResponse, attempt: number) => void): Promise<LocalServer & { fileRequests: () => number }> {
+async function instance(
+	serveFile: (res: ServerResponse, attempt: number) => void,
+): Promise<LocalServer & { fileRequests: () => number }> {
 	let attempts = 0;
 	const server = await localServer((req: IncomingMessage, res: ServerResponse) => {
 		if (req.url?.startsWith('/api/public/v1/studio/generations/gen_1')) {
 			res.writeHead(200, { 'Content-Type': 'application/json' });
-			return res.end(JSON.stringify({ id: 'gen_1', status: 'done', outputs: [{ id: 'med_1', path: '/uploads/out.bin' }] }));
+			return res.end(
+				JSON.stringify({
+					id: 'gen_1',
+					status: 'done',
+					outputs: [{ id: 'med_1', path: '/uploads/out.bin' }],
+				}),
+			);
 		}
 		if (req.url === '/uploads/out.bin') return serveFile(res, ++attempts);
 		res.writeHead(404).end();
@@ -59,13 +73,27 @@ const sendSlowly = (res: ServerResponse) => {
 };
 
 async function getGeneration(url: string, requestOptions: IDataObject = {}) {
-	const parameters = { resource: 'studio', operation: 'getGeneration', generationId: { __rl: true, mode: 'id', value: 'gen_1' }, downloadOutputs: true, requestOptions };
+	const parameters = {
+		resource: 'studio',
+		operation: 'getGeneration',
+		generationId: { __rl: true, mode: 'id', value: 'gen_1' },
+		downloadOutputs: true,
+		requestOptions,
+	};
 	return await runChain(
 		[
 			{ name: 'Start', type: START_NODE_TYPE },
-			{ name: 'Node', type: ACTION_NODE_TYPE, parameters: parameters as INodeParameters, credentials: { socialContentApi: { id: '1', name: 'c' } } },
+			{
+				name: 'Node',
+				type: ACTION_NODE_TYPE,
+				parameters: parameters as INodeParameters,
+				credentials: { socialContentApi: { id: '1', name: 'c' } },
+			},
 		],
-		{ credentials: { socialContentApi: { instanceUrl: url, apiKey: KEY } }, settings: { timezone: 'UTC' } },
+		{
+			credentials: { socialContentApi: { instanceUrl: url, apiKey: KEY } },
+			settings: { timezone: 'UTC' },
+		},
 	);
 }
 
@@ -88,8 +116,12 @@ describe('a download that goes wrong after its headers', () => {
 	test('cut every time: a network error that says so, after 3 tries; no file in the output', async () => {
 		server = await instance((res) => cutHalfway(res));
 		const result = await getGeneration(server.url);
-		expect(result.error?.message).toMatch(/^The download of \/uploads\/out\.bin from 127\.0\.0\.1:\d+ broke off before its end$/);
-		expect((result.error as { description?: string }).description).toContain('It was tried 3 times.');
+		expect(result.error?.message).toMatch(
+			/^The download of \/uploads\/out\.bin from 127\.0\.0\.1:\d+ broke off before its end$/,
+		);
+		expect((result.error as { description?: string }).description).toContain(
+			'It was tried 3 times.',
+		);
 		expect(server.fileRequests()).toBe(3);
 	});
 
@@ -97,15 +129,21 @@ describe('a download that goes wrong after its headers', () => {
 		server = await instance((res, attempt) => (attempt === 1 ? stallHalfway(res) : sendWhole(res)));
 		const result = await getGeneration(server.url, { timeout: 1 });
 		expect(result.error).toBeUndefined();
-		expect(Buffer.from(result.output('Node')[0].binary?.output_0.data ?? '', 'base64').equals(FILE)).toBe(true);
+		expect(
+			Buffer.from(result.output('Node')[0].binary?.output_0.data ?? '', 'base64').equals(FILE),
+		).toBe(true);
 		expect(server.fileRequests()).toBe(2);
 	}, 60_000);
 
 	test('stalled every time: a network error that names the silence, after 3 tries; no file in the output', async () => {
 		server = await instance((res) => stallHalfway(res));
 		const result = await getGeneration(server.url, { timeout: 1 });
-		expect(result.error?.message).toMatch(/^The download of \/uploads\/out\.bin from 127\.0\.0\.1:\d+ stalled: no data came for 1 s \(the Timeout\)$/);
-		expect((result.error as { description?: string }).description).toContain('It was tried 3 times. The file server stopped sending');
+		expect(result.error?.message).toMatch(
+			/^The download of \/uploads\/out\.bin from 127\.0\.0\.1:\d+ stalled: no data came for 1 s \(the Timeout\)$/,
+		);
+		expect((result.error as { description?: string }).description).toContain(
+			'It was tried 3 times. The file server stopped sending',
+		);
 		expect(server.fileRequests()).toBe(3);
 	}, 60_000);
 
@@ -113,7 +151,9 @@ describe('a download that goes wrong after its headers', () => {
 		server = await instance((res) => sendSlowly(res));
 		const result = await getGeneration(server.url, { timeout: 1 });
 		expect(result.error).toBeUndefined();
-		expect(Buffer.from(result.output('Node')[0].binary?.output_0.data ?? '', 'base64').equals(FILE)).toBe(true);
+		expect(
+			Buffer.from(result.output('Node')[0].binary?.output_0.data ?? '', 'base64').equals(FILE),
+		).toBe(true);
 		expect(server.fileRequests()).toBe(1);
 	}, 60_000);
 });
@@ -123,7 +163,8 @@ describe('the trigger, when an output file stalls', () => {
 		let listed: IDataObject[] = [];
 		let stall = true;
 		const local = await localServer((req: IncomingMessage, res: ServerResponse) => {
-			const json = (body: unknown) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+			const json = (body: unknown) =>
+				res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 			if (req.url?.startsWith('/api/public/v1/studio/generations/gen_1')) return json(listed[0]);
 			if (req.url?.startsWith('/api/public/v1/studio/generations')) return json(listed);
 			if (req.url === '/uploads/out.bin') return stall ? stallHalfway(res) : sendWhole(res);
@@ -131,9 +172,19 @@ describe('the trigger, when an output file stalls', () => {
 		});
 		server = { ...local, fileRequests: () => 0 };
 		const credentials = { socialContentApi: { instanceUrl: local.url, apiKey: KEY } };
-		const trigger = activeTrigger(triggerWorkflow({ events: ['done'], downloadOutputs: true }), credentials);
+		const trigger = activeTrigger(
+			triggerWorkflow({ events: ['done'], downloadOutputs: true }),
+			credentials,
+		);
 		expect(await trigger.poll()).toBeNull(); // the baseline: nothing yet
-		listed = [{ id: 'gen_1', status: 'done', format: 'slideshow', outputs: [{ id: 'med_1', path: '/uploads/out.bin' }] }];
+		listed = [
+			{
+				id: 'gen_1',
+				status: 'done',
+				format: 'slideshow',
+				outputs: [{ id: 'med_1', path: '/uploads/out.bin' }],
+			},
+		];
 		const started = Date.now();
 		expect(await trigger.poll()).toBeNull(); // the file stalls: carried, not fired, not hung
 		const pollMs = Date.now() - started;

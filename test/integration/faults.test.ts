@@ -10,8 +10,14 @@ import { startGeneration as startGenerationOf } from '../helpers/parameters';
 import { createSandbox, type Sandbox } from '../helpers/sandbox';
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness';
 
-
-const counts = { unhandled: 0, duplicatePosts: 0, generationsStartedTwice: 0, droppedItems: 0, items: 0, errorItems: 0 };
+const counts = {
+	unhandled: 0,
+	duplicatePosts: 0,
+	generationsStartedTwice: 0,
+	droppedItems: 0,
+	items: 0,
+	errorItems: 0,
+};
 const onUnhandled = () => counts.unhandled++;
 let sandbox: Sandbox;
 let credentials: Record<string, ICredentialDataDecryptedObject>;
@@ -21,7 +27,9 @@ beforeAll(async () => {
 	process.on('uncaughtException', onUnhandled);
 	nock.enableNetConnect('127.0.0.1');
 	sandbox = createSandbox({ queuedMs: 20, runningMs: 60, credits: 100000 });
-	credentials = { socialContentApi: { instanceUrl: await sandbox.listen(), apiKey: 'sk_sandbox_demo_key' } };
+	credentials = {
+		socialContentApi: { instanceUrl: await sandbox.listen(), apiKey: 'sk_sandbox_demo_key' },
+	};
 });
 afterAll(async () => {
 	process.off('unhandledRejection', onUnhandled);
@@ -34,7 +42,9 @@ afterAll(async () => {
 beforeEach(() => sandbox.reset());
 afterEach(() => {
 	// Nothing created twice: posts by their text and channel, generations by their hook.
-	const posts = sandbox.state.posts.map((post) => `${String(post.integration)}|${String(post.content)}`);
+	const posts = sandbox.state.posts.map(
+		(post) => `${String(post.integration)}|${String(post.content)}`,
+	);
 	counts.duplicatePosts += posts.length - new Set(posts).size;
 });
 
@@ -48,7 +58,10 @@ async function batch(parameters: INodeParameters, n: number, requestOptions: IDa
 			{
 				name: 'Node',
 				type: ACTION_NODE_TYPE,
-				parameters: { ...parameters, requestOptions: { maxRateLimitWait: 120, ...requestOptions } } as INodeParameters,
+				parameters: {
+					...parameters,
+					requestOptions: { maxRateLimitWait: 120, ...requestOptions },
+				} as INodeParameters,
 				credentials: { socialContentApi: { id: '1', name: 'c' } },
 				onError: 'continueRegularOutput',
 			},
@@ -65,14 +78,24 @@ async function batch(parameters: INodeParameters, n: number, requestOptions: IDa
 	return out;
 }
 
-const createPost = { resource: 'post', operation: 'create', type: 'draft', channels: ['ch_linkedin'], content: { parts: [{ text: '={{ $json.text }}' }] } };
+const createPost = {
+	resource: 'post',
+	operation: 'create',
+	type: 'draft',
+	channels: ['ch_linkedin'],
+	content: { parts: [{ text: '={{ $json.text }}' }] },
+};
 const startGeneration = startGenerationOf('wall_of_text', { hook: '={{ $json.text }}' });
 
 describe('faults', () => {
 	test('a 429 storm (2 req/s bucket, 4 concurrent): all 30 posts created once, none failed', async () => {
 		sandbox.config.buckets = { default: { limit: 2 }, hooks: { limit: 20 }, studio: { limit: 20 } };
 		const out = await batch(createPost, 30, { concurrency: 4 });
-		sandbox.config.buckets = { default: { limit: 100 }, hooks: { limit: 20 }, studio: { limit: 20 } };
+		sandbox.config.buckets = {
+			default: { limit: 100 },
+			hooks: { limit: 20 },
+			studio: { limit: 20 },
+		};
 		expect(out.filter((item) => item.json.error)).toEqual([]);
 		expect(sandbox.state.counts.postsCreated).toBe(30);
 		expect(sandbox.state.counts.rateLimited).toBeGreaterThan(0);
@@ -81,7 +104,9 @@ describe('faults', () => {
 	test('5xx HTML pages on creates: those items fail, are not retried, nothing is posted twice', async () => {
 		fault({ path: '/posts', method: 'POST', kind: 'html500', count: 3 });
 		const out = await batch(createPost, 10);
-		expect(out.filter((item) => item.json.error).map((item) => item.json.error)).toEqual(Array(3).fill("The server answered 502 with a web page instead of the API's JSON"));
+		expect(out.filter((item) => item.json.error).map((item) => item.json.error)).toEqual(
+			Array(3).fill("The server answered 502 with a web page instead of the API's JSON"),
+		);
 		expect(sandbox.state.counts.postsCreated).toBe(7);
 	});
 
@@ -105,7 +130,9 @@ describe('faults', () => {
 	test('a connection reset before the server did anything: the item fails, the rest go on', async () => {
 		fault({ path: '/posts', method: 'POST', kind: 'reset', count: 2 });
 		const out = await batch(createPost, 6);
-		expect(out.filter((item) => String(item.json.error ?? '').includes('the connection was reset'))).toHaveLength(2);
+		expect(
+			out.filter((item) => String(item.json.error ?? '').includes('the connection was reset')),
+		).toHaveLength(2);
 		expect(sandbox.state.counts.postsCreated).toBe(4);
 	});
 
@@ -113,10 +140,14 @@ describe('faults', () => {
 		fault({ path: '/posts', method: 'POST', kind: 'slow', delayMs: 1500, count: 1 });
 		const out = await batch(createPost, 3, { timeout: 1 });
 		const failed = out.filter((item) => item.json.error);
-		expect(failed.map((item) => item.json.error)).toEqual([`${new URL(String(credentials.socialContentApi.instanceUrl)).host} did not answer within 1 s`]);
+		expect(failed.map((item) => item.json.error)).toEqual([
+			`${new URL(String(credentials.socialContentApi.instanceUrl)).host} did not answer within 1 s`,
+		]);
 		// Our words: slow, not "perhaps offline"; sentences end once.
 		const description = String((failed[0].error as { description?: string }).description);
-		expect(description).toMatch(/It was not sent again, since it may have reached the service.*Raise "Timeout" under Request Options/);
+		expect(description).toMatch(
+			/It was not sent again, since it may have reached the service.*Raise "Timeout" under Request Options/,
+		);
 		expect(description).not.toMatch(/offline|perhaps|\.\./);
 		// The slow request reached the server (which may or may not finish it): it is not sent again.
 		await new Promise((resolve) => setTimeout(resolve, 1600));
@@ -126,7 +157,9 @@ describe('faults', () => {
 
 	test('a slow server within the Timeout: every item succeeds', async () => {
 		fault({ path: '/agents/ping', kind: 'slow', delayMs: 400, count: 3 });
-		const out = await batch({ resource: 'account', operation: 'checkConnection' }, 3, { concurrency: 3 });
+		const out = await batch({ resource: 'account', operation: 'checkConnection' }, 3, {
+			concurrency: 3,
+		});
 		expect(out.filter((item) => item.json.error)).toEqual([]);
 	});
 

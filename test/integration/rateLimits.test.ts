@@ -20,13 +20,41 @@ const { createSandbox } = require('../sandbox/server.js') as {
 
 const KEY = 'sk_sandbox_demo_key';
 const shapes: Array<[string, IDataObject, (retryAfter: number) => boolean]> = [
-	['token bucket, fractions', { buckets: { hooks: { limit: 20 } }, retryAfter: 'fraction' }, (r) => r > 0 && r < 1],
-	['token bucket, whole seconds', { buckets: { hooks: { limit: 20 } }, retryAfter: 'whole' }, (r) => Number.isInteger(r) && r >= 1],
-	['fixed window 10/500 ms, fractions', { buckets: { hooks: { limit: 10, windowMs: 500 } }, retryAfter: 'fraction' }, (r) => r > 0 && r <= 0.5],
-	['fixed window 10/500 ms, whole seconds', { buckets: { hooks: { limit: 10, windowMs: 500 } }, retryAfter: 'whole' }, (r) => r === 1],
-	['token bucket 20/s with a burst of 5, whole seconds', { buckets: { hooks: { limit: 20, burst: 5 } }, retryAfter: 'whole' }, (r) => r === 1],
-	['sliding window 10/500 ms, fractions', { buckets: { hooks: { limit: 10, windowMs: 500, sliding: true } }, retryAfter: 'fraction' }, (r) => r > 0 && r <= 0.5],
-	['sliding window 10/500 ms, whole seconds', { buckets: { hooks: { limit: 10, windowMs: 500, sliding: true } }, retryAfter: 'whole' }, (r) => r === 1],
+	[
+		'token bucket, fractions',
+		{ buckets: { hooks: { limit: 20 } }, retryAfter: 'fraction' },
+		(r) => r > 0 && r < 1,
+	],
+	[
+		'token bucket, whole seconds',
+		{ buckets: { hooks: { limit: 20 } }, retryAfter: 'whole' },
+		(r) => Number.isInteger(r) && r >= 1,
+	],
+	[
+		'fixed window 10/500 ms, fractions',
+		{ buckets: { hooks: { limit: 10, windowMs: 500 } }, retryAfter: 'fraction' },
+		(r) => r > 0 && r <= 0.5,
+	],
+	[
+		'fixed window 10/500 ms, whole seconds',
+		{ buckets: { hooks: { limit: 10, windowMs: 500 } }, retryAfter: 'whole' },
+		(r) => r === 1,
+	],
+	[
+		'token bucket 20/s with a burst of 5, whole seconds',
+		{ buckets: { hooks: { limit: 20, burst: 5 } }, retryAfter: 'whole' },
+		(r) => r === 1,
+	],
+	[
+		'sliding window 10/500 ms, fractions',
+		{ buckets: { hooks: { limit: 10, windowMs: 500, sliding: true } }, retryAfter: 'fraction' },
+		(r) => r > 0 && r <= 0.5,
+	],
+	[
+		'sliding window 10/500 ms, whole seconds',
+		{ buckets: { hooks: { limit: 10, windowMs: 500, sliding: true } }, retryAfter: 'whole' },
+		(r) => r === 1,
+	],
 ];
 
 beforeAll(() => nock.enableNetConnect('127.0.0.1'));
@@ -50,7 +78,11 @@ describe.each(shapes)('sandbox rate limit: %s', (_name, config, plausibleRetryAf
 			const refused = answers.filter((answer) => answer.status === 429);
 			expect(refused.length).toBeGreaterThan(0);
 			for (const { body } of refused) {
-				expect(body).toMatchObject({ code: 'RATE_LIMITED', bucket: 'hooks', limit: (config.buckets as { hooks: { limit: number } }).hooks.limit });
+				expect(body).toMatchObject({
+					code: 'RATE_LIMITED',
+					bucket: 'hooks',
+					limit: (config.buckets as { hooks: { limit: number } }).hooks.limit,
+				});
 				expect(plausibleRetryAfter(Number(body.retryAfter))).toBe(true);
 			}
 		} finally {
@@ -62,18 +94,29 @@ describe.each(shapes)('sandbox rate limit: %s', (_name, config, plausibleRetryAf
 		const sandbox = createSandbox(config);
 		const url = await sandbox.listen();
 		try {
-			const credentials: Record<string, ICredentialDataDecryptedObject> = { socialContentApi: { instanceUrl: url, apiKey: KEY } };
+			const credentials: Record<string, ICredentialDataDecryptedObject> = {
+				socialContentApi: { instanceUrl: url, apiKey: KEY },
+			};
 			const result = await runChain(
 				[
 					{ name: 'Start', type: START_NODE_TYPE },
 					{
 						name: 'Node',
 						type: ACTION_NODE_TYPE,
-						parameters: { resource: 'hook', operation: 'score', text: '={{ $json.text }}', requestOptions: { concurrency: 4 } },
+						parameters: {
+							resource: 'hook',
+							operation: 'score',
+							text: '={{ $json.text }}',
+							requestOptions: { concurrency: 4 },
+						},
 						credentials: { socialContentApi: { id: '1', name: 'c' } },
 					},
 				],
-				{ credentials, input: Array.from({ length: 60 }, (_, i) => ({ text: `hook ${i}` })), settings: { timezone: 'UTC' } },
+				{
+					credentials,
+					input: Array.from({ length: 60 }, (_, i) => ({ text: `hook ${i}` })),
+					settings: { timezone: 'UTC' },
+				},
 			);
 			expect(result.error).toBeUndefined();
 			expect(result.output('Node')).toHaveLength(60);

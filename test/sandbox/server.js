@@ -105,13 +105,51 @@ const POSTIZ = {
 const text = (name, required = true) => ({ name, type: 'string', required });
 const FORMATS = [
 	{ id: 'wall_of_text', name: 'Wall of text', inputs: [text('hook')], credits: 1, output: 'png' },
-	{ id: 'slideshow', name: 'Slideshow', inputs: [text('hook'), { name: 'slides', type: 'number', required: false }, { name: 'captions', type: 'array', items: 'string', required: false }], credits: 5, output: 'png', count: 3 },
-	{ id: 'hook_plus_demo', name: 'Hook + demo', inputs: [text('hook'), { name: 'demoUrl', type: 'url', required: true }], credits: 8, output: 'mp4' },
-	{ id: 'voiceover', name: 'Voiceover', inputs: [text('script'), { name: 'voice', type: 'string', required: false, options: ['warm', 'bright', 'calm'] }], credits: 3, output: 'mp3' },
+	{
+		id: 'slideshow',
+		name: 'Slideshow',
+		inputs: [
+			text('hook'),
+			{ name: 'slides', type: 'number', required: false },
+			{ name: 'captions', type: 'array', items: 'string', required: false },
+		],
+		credits: 5,
+		output: 'png',
+		count: 3,
+	},
+	{
+		id: 'hook_plus_demo',
+		name: 'Hook + demo',
+		inputs: [text('hook'), { name: 'demoUrl', type: 'url', required: true }],
+		credits: 8,
+		output: 'mp4',
+	},
+	{
+		id: 'voiceover',
+		name: 'Voiceover',
+		inputs: [
+			text('script'),
+			{ name: 'voice', type: 'string', required: false, options: ['warm', 'bright', 'calm'] },
+		],
+		credits: 3,
+		output: 'mp3',
+	},
 	{ id: 'image_fast', name: 'Image (fast)', inputs: [text('prompt')], credits: 1, output: 'png' },
-	{ id: 'image_quality', name: 'Image (quality)', inputs: [text('prompt')], credits: 4, output: 'png' },
+	{
+		id: 'image_quality',
+		name: 'Image (quality)',
+		inputs: [text('prompt')],
+		credits: 4,
+		output: 'png',
+	},
 	{ id: 'image_pro', name: 'Image (pro)', inputs: [text('prompt')], credits: 12, output: 'png' },
-	{ id: 'video_clip', name: 'Video clip', inputs: [text('prompt'), { name: 'seconds', type: 'number', required: false }], credits: 40, output: 'mp4' },
+	{
+		id: 'video_clip',
+		name: 'Video clip',
+		inputs: [text('prompt'), { name: 'seconds', type: 'number', required: false }],
+		credits: 40,
+		output: 'mp4',
+	},
 ];
 /**
  * How GET /studio/formats shows a format's inputs (the spec: "Field names and shape of the format
@@ -119,23 +157,57 @@ const FORMATS = [
  */
 const FORMAT_RECORDS = {
 	names: (inputs) => inputs.map((input) => input.name),
-	fields: (inputs) => inputs.map(({ options, ...input }) => ({ ...input, ...(options ? { options } : {}) })),
+	fields: (inputs) =>
+		inputs.map(({ options, ...input }) => ({ ...input, ...(options ? { options } : {}) })),
 	schema: (inputs) => ({
 		type: 'object',
-		properties: Object.fromEntries(inputs.map((input) => [input.name, { type: input.type === 'url' ? 'string' : input.type, ...(input.type === 'url' ? { format: 'uri' } : {}), ...(input.options ? { enum: input.options } : {}), ...(input.items ? { items: { type: input.items } } : {}) }])),
+		properties: Object.fromEntries(
+			inputs.map((input) => [
+				input.name,
+				{
+					type: input.type === 'url' ? 'string' : input.type,
+					...(input.type === 'url' ? { format: 'uri' } : {}),
+					...(input.options ? { enum: input.options } : {}),
+					...(input.items ? { items: { type: input.items } } : {}),
+				},
+			]),
+		),
 		required: inputs.filter((input) => input.required).map((input) => input.name),
 	}),
 };
 const MIME = { png: 'image/png', mp4: 'video/mp4', mp3: 'audio/mpeg', txt: 'text/plain' };
 const CHANNELS = [
-	{ id: 'ch_x', name: 'Sandbox on X', identifier: 'x', picture: '/uploads/avatar.png', disabled: false },
-	{ id: 'ch_linkedin', name: 'Sandbox on LinkedIn', identifier: 'linkedin', picture: '/uploads/avatar.png', disabled: false },
-	{ id: 'ch_instagram', name: 'Sandbox on Instagram', identifier: 'instagram', picture: '/uploads/avatar.png', disabled: false },
+	{
+		id: 'ch_x',
+		name: 'Sandbox on X',
+		identifier: 'x',
+		picture: '/uploads/avatar.png',
+		disabled: false,
+	},
+	{
+		id: 'ch_linkedin',
+		name: 'Sandbox on LinkedIn',
+		identifier: 'linkedin',
+		picture: '/uploads/avatar.png',
+		disabled: false,
+	},
+	{
+		id: 'ch_instagram',
+		name: 'Sandbox on Instagram',
+		identifier: 'instagram',
+		picture: '/uploads/avatar.png',
+		disabled: false,
+	},
 ];
-const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Sign in</h1><form><input name="email"></form></body></html>';
+const LOGIN_PAGE =
+	'<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Sign in</h1><form><input name="email"></form></body></html>';
 
 function createSandbox(options = {}) {
-	const config = { ...DEFAULTS, ...options, buckets: { ...DEFAULTS.buckets, ...(options.buckets ?? {}) } };
+	const config = {
+		...DEFAULTS,
+		...options,
+		buckets: { ...DEFAULTS.buckets, ...(options.buckets ?? {}) },
+	};
 	let state;
 	function reset() {
 		state = {
@@ -150,7 +222,14 @@ function createSandbox(options = {}) {
 			buckets: new Map(),
 			faults: [],
 			tokenRequests: [],
-			counts: { requests: 0, postsCreated: 0, generationsStarted: 0, uploads: 0, rateLimited: 0, byRoute: {} },
+			counts: {
+				requests: 0,
+				postsCreated: 0,
+				generationsStarted: 0,
+				uploads: 0,
+				rateLimited: 0,
+				byRoute: {},
+			},
 			seq: 0,
 			brandRead: false,
 			/** the Authorization header of each API request, for tests */
@@ -161,27 +240,38 @@ function createSandbox(options = {}) {
 		state.files.set('/uploads/avatar.png', { data: tinyPng(), mime: 'image/png' });
 	}
 	reset();
-	const nextId = (prefix) => `${prefix}_${(++state.seq).toString(36)}${crypto.randomBytes(2).toString('hex')}`;
+	const nextId = (prefix) =>
+		`${prefix}_${(++state.seq).toString(36)}${crypto.randomBytes(2).toString('hex')}`;
 
 	function tick() {
 		const now = Date.now();
-		for (const post of state.posts) if (post.status === 'scheduled' && Date.parse(post.publishDate) + config.postPublishDelayMs <= now) sendPost(post, now);
+		for (const post of state.posts)
+			if (
+				post.status === 'scheduled' &&
+				Date.parse(post.publishDate) + config.postPublishDelayMs <= now
+			)
+				sendPost(post, now);
 		for (const g of state.generations) {
 			if (g.status === 'queued' && now - g.startedAt >= config.queuedMs) {
 				g.status = 'running';
 				g.updatedAt = new Date(now).toISOString();
 			}
-			if (g.status === 'running' && now - g.startedAt >= config.queuedMs + config.runningMs) finishGeneration(g, now);
+			if (g.status === 'running' && now - g.startedAt >= config.queuedMs + config.runningMs)
+				finishGeneration(g, now);
 		}
 	}
 	/** A post goes out on its channel, or fails (its text asks to). */
 	function sendPost(post, now = Date.now(), outcome = undefined) {
-		const fails = outcome ? outcome === 'failed' : Boolean(config.failPostsContaining) && post.content.includes(config.failPostsContaining);
+		const fails = outcome
+			? outcome === 'failed'
+			: Boolean(config.failPostsContaining) && post.content.includes(config.failPostsContaining);
 		const channel = state.channels.find((c) => c.id === post.integration);
 		post.status = fails ? 'failed' : 'published';
 		post.publishedAt = fails ? null : new Date(now).toISOString();
 		post.url = fails ? null : `https://${channel?.identifier ?? 'social'}.example.com/p/${post.id}`;
-		post.error = fails ? `The network refused the post (sandbox: its text contains "${config.failPostsContaining}")` : null;
+		post.error = fails
+			? `The network refused the post (sandbox: its text contains "${config.failPostsContaining}")`
+			: null;
 	}
 
 	function finishGeneration(g, now = Date.now()) {
@@ -195,9 +285,18 @@ function createSandbox(options = {}) {
 			for (let i = 0; i < (format.count ?? 1); i++) {
 				const name = `${g.id}-${i + 1}.${format.output}`;
 				const path = `/uploads/${name}`;
-				const data = format.output === 'png' ? tinyPng() : Buffer.from(`sandbox ${format.output} ${g.id} #${i + 1}`);
+				const data =
+					format.output === 'png'
+						? tinyPng()
+						: Buffer.from(`sandbox ${format.output} ${g.id} #${i + 1}`);
 				state.files.set(path, { data, mime: MIME[format.output] });
-				const media = { id: nextId('med'), name, path, mimeType: MIME[format.output], createdAt: new Date(now).toISOString() };
+				const media = {
+					id: nextId('med'),
+					name,
+					path,
+					mimeType: MIME[format.output],
+					createdAt: new Date(now).toISOString(),
+				};
 				state.media.unshift(media);
 				g.outputs.push({ id: media.id, path, mimeType: media.mimeType });
 			}
@@ -207,13 +306,22 @@ function createSandbox(options = {}) {
 
 	function rateLimited(bucketName) {
 		const bucket = config.buckets[bucketName] ?? config.buckets.default;
-		const waitSeconds = bucket.windowMs ? (bucket.sliding ? slidingWait : windowWait)(bucketName, bucket) : bucketWait(bucketName, bucket);
+		const waitSeconds = bucket.windowMs
+			? (bucket.sliding ? slidingWait : windowWait)(bucketName, bucket)
+			: bucketWait(bucketName, bucket);
 		if (waitSeconds === undefined) return undefined;
 		state.counts.rateLimited++;
 		const retryAfter =
-			config.retryAfter === 'whole' ? Math.max(1, Math.ceil(waitSeconds)) : config.retryAfter === 'ms' ? Math.max(1, Math.ceil(waitSeconds * 1000)) : Number(Math.max(0.01, waitSeconds).toFixed(3));
+			config.retryAfter === 'whole'
+				? Math.max(1, Math.ceil(waitSeconds))
+				: config.retryAfter === 'ms'
+					? Math.max(1, Math.ceil(waitSeconds * 1000))
+					: Number(Math.max(0.01, waitSeconds).toFixed(3));
 		const askedMs = config.retryAfter === 'ms' ? retryAfter : retryAfter * 1000;
-		return { body: { code: 'RATE_LIMITED', bucket: bucketName, limit: bucket.limit, retryAfter }, askedMs };
+		return {
+			body: { code: 'RATE_LIMITED', bucket: bucketName, limit: bucket.limit, retryAfter },
+			askedMs,
+		};
 	}
 
 	/**
@@ -230,7 +338,10 @@ function createSandbox(options = {}) {
 			state.buckets.set(bucketName, b);
 		}
 		const since = now - b.startedAt;
-		const rate = bucket.squeeze && since >= bucket.squeeze.fromMs && since < bucket.squeeze.toMs ? bucket.squeeze.limit : bucket.limit;
+		const rate =
+			bucket.squeeze && since >= bucket.squeeze.fromMs && since < bucket.squeeze.toMs
+				? bucket.squeeze.limit
+				: bucket.limit;
 		b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * rate);
 		b.at = now;
 		if (b.tokens >= 1) {
@@ -286,7 +397,10 @@ function createSandbox(options = {}) {
 		const path = url.pathname;
 		const send = (status, body, headers = {}) => {
 			const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-			res.writeHead(status, { 'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers });
+			res.writeHead(status, {
+				'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json',
+				...headers,
+			});
 			res.end(status === 204 ? undefined : text);
 		};
 		const json = (status, body) => send(status, body, { 'Content-Type': 'application/json' });
@@ -297,8 +411,12 @@ function createSandbox(options = {}) {
 		if (fault) {
 			if (fault.kind === 'reset') return req.socket.destroy();
 			if (fault.kind === 'slow') await sleep(fault.delayMs ?? 2000);
-			if (fault.kind === 'html500') return send(fault.status ?? 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', { 'Content-Type': 'text/html' });
-			if (fault.kind === 'malformed') return send(200, '{"ok": tru', { 'Content-Type': 'application/json' });
+			if (fault.kind === 'html500')
+				return send(fault.status ?? 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', {
+					'Content-Type': 'text/html',
+				});
+			if (fault.kind === 'malformed')
+				return send(200, '{"ok": tru', { 'Content-Type': 'application/json' });
 			if (fault.kind === 'login') return send(200, LOGIN_PAGE, { 'Content-Type': 'text/html' });
 			if (fault.kind === 'status') return json(fault.status, fault.body ?? {});
 			if (fault.kind === 'redirect') {
@@ -311,31 +429,44 @@ function createSandbox(options = {}) {
 		if (path === '/api/oauth/token' && req.method === 'POST') return token(req, json);
 		if (path.startsWith('/uploads/')) {
 			const file = state.files.get(path);
-			const missing = config.missingOutputs === true || state.generations.some((g) => config.missingOutputs.includes?.(g.id) && path.startsWith(`/uploads/${g.id}-`));
+			const missing =
+				config.missingOutputs === true ||
+				state.generations.some(
+					(g) => config.missingOutputs.includes?.(g.id) && path.startsWith(`/uploads/${g.id}-`),
+				);
 			if (!file || missing) return json(404, { msg: 'file not found' });
-			return send(200, file.data, { 'Content-Type': file.mime, 'Content-Length': file.data.length });
+			return send(200, file.data, {
+				'Content-Type': file.mime,
+				'Content-Length': file.data.length,
+			});
 		}
-		if (!path.startsWith('/api/public/v1/')) return send(200, LOGIN_PAGE, { 'Content-Type': 'text/html' });
+		if (!path.startsWith('/api/public/v1/'))
+			return send(200, LOGIN_PAGE, { 'Content-Type': 'text/html' });
 
 		if (!authorised(req)) return json(401, { msg: 'Unauthorized' });
 		if (fault && fault.kind === 'resetAfter') {
 			// The request takes effect, then the connection drops before the answer: the client
 			// cannot know whether it went through.
 			tick();
-			await api(req, url, path.slice('/api/public/v1'.length), () => undefined).catch(() => undefined);
+			await api(req, url, path.slice('/api/public/v1'.length), () => undefined).catch(
+				() => undefined,
+			);
 			return req.socket.destroy();
 		}
 		const route = path.slice('/api/public/v1'.length);
 		state.counts.byRoute[`${req.method} ${route.replace(/\/[^/]*_[^/]+$/, '/:id')}`] =
 			(state.counts.byRoute[`${req.method} ${route.replace(/\/[^/]*_[^/]+$/, '/:id')}`] ?? 0) + 1;
 		const feature = route.split('/')[1];
-		if (config.disabled.includes(feature)) return json(503, { msg: `${feature} is not configured on this instance` });
+		if (config.disabled.includes(feature))
+			return json(503, { msg: `${feature} is not configured on this instance` });
 		const bucketName = ['hooks', 'studio'].includes(feature) ? feature : 'default';
 		const arrivedAt = Date.now();
 		const limited = rateLimited(bucketName);
 		if (limited) {
 			state.rateLog.push({ at: arrivedAt, askedMs: limited.askedMs });
-			const header = config.retryAfterHeader ? { 'Retry-After': String(Math.max(1, Math.ceil(limited.askedMs / 1000))) } : {};
+			const header = config.retryAfterHeader
+				? { 'Retry-After': String(Math.max(1, Math.ceil(limited.askedMs / 1000))) }
+				: {};
 			return send(429, limited.body, { 'Content-Type': 'application/json', ...header });
 		}
 		state.rateLog.push({ at: arrivedAt });
@@ -344,7 +475,11 @@ function createSandbox(options = {}) {
 			return await api(req, url, route, json);
 		} catch (error) {
 			if (error.status === 400 && error.errors && config.profile === 'postiz') {
-				return json(400, { message: error.errors.map((e) => e.raw ?? `${e.field} ${e.message}`), error: 'Bad Request', statusCode: 400 });
+				return json(400, {
+					message: error.errors.map((e) => e.raw ?? `${e.field} ${e.message}`),
+					error: 'Bad Request',
+					statusCode: 400,
+				});
 			}
 			return json(error.status ?? 500, error.body ?? { msg: String(error.message) });
 		}
@@ -355,15 +490,31 @@ function createSandbox(options = {}) {
 		const q = url.searchParams;
 		const postiz = config.profile === 'postiz';
 		let match;
-		if (m === 'GET' && route === '/agents/ping') return json(200, { ok: true, organization: { id: 'org_sandbox', name: 'Sandbox Org' }, tools: ['hooks', 'studio', 'posts', 'media'] });
+		if (m === 'GET' && route === '/agents/ping')
+			return json(200, {
+				ok: true,
+				organization: { id: 'org_sandbox', name: 'Sandbox Org' },
+				tools: ['hooks', 'studio', 'posts', 'media'],
+			});
 		if (m === 'GET' && route === '/brand') {
 			const found = state.brandRead;
 			state.brandRead = true;
-			return json(200, found ? { found: true, name: 'Sandbox Brand', voice: 'friendly', audiences: [{ id: 'aud_founders', name: 'Founders' }] } : { found: false });
+			return json(
+				200,
+				found
+					? {
+							found: true,
+							name: 'Sandbox Brand',
+							voice: 'friendly',
+							audiences: [{ id: 'aud_founders', name: 'Founders' }],
+						}
+					: { found: false },
+			);
 		}
 		if (m === 'POST' && route === '/hooks/score') {
 			const body = await readJson(req);
-			if (typeof body.text !== 'string' || !body.text.trim()) throw badRequest([{ field: 'text', message: 'is required' }]);
+			if (typeof body.text !== 'string' || !body.text.trim())
+				throw badRequest([{ field: 'text', message: 'is required' }]);
 			const score = Math.min(99, 40 + (body.text.length % 60));
 			return json(200, {
 				score,
@@ -378,41 +529,86 @@ function createSandbox(options = {}) {
 		if (m === 'POST' && route === '/hooks/generate') {
 			const body = await readJson(req);
 			const count = body.count ?? 5;
-			if (!Number.isInteger(count) || count < 1 || count > 20) throw badRequest([{ field: 'count', message: 'must be between 1 and 20' }]);
+			if (!Number.isInteger(count) || count < 1 || count > 20)
+				throw badRequest([{ field: 'count', message: 'must be between 1 and 20' }]);
 			const topic = body.topic ?? 'your brand';
-			return json(200, { hooks: Array.from({ length: count }, (_, i) => ({ hook: `Hook ${i + 1} about ${topic}`, platform: body.platform ?? 'any' })) });
+			return json(200, {
+				hooks: Array.from({ length: count }, (_, i) => ({
+					hook: `Hook ${i + 1} about ${topic}`,
+					platform: body.platform ?? 'any',
+				})),
+			});
 		}
-		if (m === 'GET' && route === '/studio/formats') return json(200, FORMATS.map(({ output, count, inputs, ...f }) => ({ ...f, inputs: FORMAT_RECORDS[config.formatRecords](inputs) })));
+		if (m === 'GET' && route === '/studio/formats')
+			return json(
+				200,
+				FORMATS.map(({ output, count, inputs, ...f }) => ({
+					...f,
+					inputs: FORMAT_RECORDS[config.formatRecords](inputs),
+				})),
+			);
 		if (m === 'POST' && route === '/studio/generations') {
 			const body = await readJson(req);
 			const format = FORMATS.find((f) => f.id === body.formatId);
-			if (!format) throw badRequest([{ field: 'formatId', message: `unknown format "${body.formatId}"` }]);
-			if (!body.input || typeof body.input !== 'object') throw badRequest([{ field: 'input', message: 'must be an object' }]);
+			if (!format)
+				throw badRequest([{ field: 'formatId', message: `unknown format "${body.formatId}"` }]);
+			if (!body.input || typeof body.input !== 'object')
+				throw badRequest([{ field: 'input', message: 'must be an object' }]);
 			const inputErrors = format.inputs.flatMap((input) => {
 				const value = body.input[input.name];
-				if (value === undefined || value === null || value === '') return input.required ? [{ field: `input.${input.name}`, message: `Missing required input "${input.name}"` }] : [];
-				if (input.type === 'number' && typeof value !== 'number') return [{ field: `input.${input.name}`, message: 'must be a number' }];
-				if (input.type === 'array' && (!Array.isArray(value) || value.some((item) => typeof item !== input.items))) return [{ field: `input.${input.name}`, message: `must be a list of ${input.items}s` }];
-				if (input.options && !input.options.includes(value)) return [{ field: `input.${input.name}`, message: `must be one of ${input.options.join(', ')}` }];
+				if (value === undefined || value === null || value === '')
+					return input.required
+						? [{ field: `input.${input.name}`, message: `Missing required input "${input.name}"` }]
+						: [];
+				if (input.type === 'number' && typeof value !== 'number')
+					return [{ field: `input.${input.name}`, message: 'must be a number' }];
+				if (
+					input.type === 'array' &&
+					(!Array.isArray(value) || value.some((item) => typeof item !== input.items))
+				)
+					return [{ field: `input.${input.name}`, message: `must be a list of ${input.items}s` }];
+				if (input.options && !input.options.includes(value))
+					return [
+						{ field: `input.${input.name}`, message: `must be one of ${input.options.join(', ')}` },
+					];
 				return [];
 			});
 			if (inputErrors.length) throw badRequest(inputErrors);
-			if (state.credits < format.credits) return json(402, { msg: `This needs ${format.credits} credits; ${state.credits} left. Nothing was reserved.` });
+			if (state.credits < format.credits)
+				return json(402, {
+					msg: `This needs ${format.credits} credits; ${state.credits} left. Nothing was reserved.`,
+				});
 			state.credits -= format.credits;
 			state.counts.generationsStarted++;
 			const now = Date.now();
-			const g = { id: nextId('gen'), status: 'queued', format: format.id, credits: format.credits, input: body.input, startedAt: now, createdAt: new Date(now).toISOString(), updatedAt: new Date(now).toISOString() };
+			const g = {
+				id: nextId('gen'),
+				status: 'queued',
+				format: format.id,
+				credits: format.credits,
+				input: body.input,
+				startedAt: now,
+				createdAt: new Date(now).toISOString(),
+				updatedAt: new Date(now).toISOString(),
+			};
 			state.generations.unshift(g);
 			return json(200, { id: g.id, status: g.status, credits: g.credits });
 		}
 		if (m === 'GET' && route === '/studio/generations') {
 			const status = q.get('status');
-			if (status && !['queued', 'running', 'done', 'failed'].includes(status)) throw badRequest([{ field: 'status', message: 'unknown status' }]);
-			const rows = listedGenerations().filter((g) => !status || g.status === status).map(publicGeneration);
+			if (status && !['queued', 'running', 'done', 'failed'].includes(status))
+				throw badRequest([{ field: 'status', message: 'unknown status' }]);
+			const rows = listedGenerations()
+				.filter((g) => !status || g.status === status)
+				.map(publicGeneration);
 			const size = config.generationPageSize;
 			if (!size) return json(200, rows);
 			const page = Math.max(1, Number(q.get('page') ?? 1));
-			return json(200, { generations: rows.slice((page - 1) * size, page * size), page, pages: Math.max(1, Math.ceil(rows.length / size)) });
+			return json(200, {
+				generations: rows.slice((page - 1) * size, page * size),
+				page,
+				pages: Math.max(1, Math.ceil(rows.length / size)),
+			});
 		}
 		if (m === 'GET' && (match = /^\/studio\/generations\/([^/]+)$/.exec(route))) {
 			const g = state.generations.find((x) => x.id === decodeURIComponent(match[1]));
@@ -420,27 +616,48 @@ function createSandbox(options = {}) {
 		}
 		if (m === 'GET' && route === '/credits') return json(200, { credits: state.credits });
 		if (m === 'GET' && route === '/integrations') return json(200, state.channels);
-		if (m === 'GET' && (match = /^\/social\/([^/]+)$/.exec(route))) return json(200, { url: `https://sandbox.invalid/connect/${match[1]}?state=${nextId('st')}` });
-		if (m === 'GET' && route === '/is-connected') return json(200, { connected: state.channels.length > 0 });
+		if (m === 'GET' && (match = /^\/social\/([^/]+)$/.exec(route)))
+			return json(200, {
+				url: `https://sandbox.invalid/connect/${match[1]}?state=${nextId('st')}`,
+			});
+		if (m === 'GET' && route === '/is-connected')
+			return json(200, { connected: state.channels.length > 0 });
 		if (m === 'DELETE' && (match = /^\/integrations\/([^/]+)$/.exec(route))) {
 			const channel = state.channels.find((c) => c.id === decodeURIComponent(match[1]));
-			if (!channel) return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'channel not found' });
+			if (!channel)
+				return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'channel not found' });
 			state.channels = state.channels.filter((c) => c !== channel);
 			return json(200, postiz ? POSTIZ.channelRecord(channel) : { success: true });
 		}
 		if (m === 'GET' && (match = /^\/analytics\/post\/([^/]+)$/.exec(route))) {
-			return json(200, [{ label: 'Likes', data: [{ total: 12, date: new Date().toISOString().slice(0, 10) }] }, { label: 'Comments', data: [{ total: 3, date: new Date().toISOString().slice(0, 10) }] }]);
+			return json(200, [
+				{ label: 'Likes', data: [{ total: 12, date: new Date().toISOString().slice(0, 10) }] },
+				{ label: 'Comments', data: [{ total: 3, date: new Date().toISOString().slice(0, 10) }] },
+			]);
 		}
 		if (m === 'GET' && (match = /^\/analytics\/([^/]+)$/.exec(route))) {
-			if (!state.channels.some((c) => c.id === decodeURIComponent(match[1]))) return json(404, { msg: 'channel not found' });
+			if (!state.channels.some((c) => c.id === decodeURIComponent(match[1])))
+				return json(404, { msg: 'channel not found' });
 			const days = Number(q.get('date') ?? 7) || 7;
-			return json(200, [{ label: 'Impressions', data: Array.from({ length: Math.min(days, 31) }, (_, i) => ({ total: 100 + i, date: new Date(Date.now() - i * 864e5).toISOString().slice(0, 10) })) }]);
+			return json(200, [
+				{
+					label: 'Impressions',
+					data: Array.from({ length: Math.min(days, 31) }, (_, i) => ({
+						total: 100 + i,
+						date: new Date(Date.now() - i * 864e5).toISOString().slice(0, 10),
+					})),
+				},
+			]);
 		}
 		if (m === 'POST' && route === '/upload') {
 			const file = await readMultipartFile(req);
-			if (!file) throw badRequest([{ field: 'file', message: 'a multipart field "file" is required' }]);
+			if (!file)
+				throw badRequest([{ field: 'file', message: 'a multipart field "file" is required' }]);
 			state.counts.uploads++;
-			return json(200, mediaAnswer(storeMedia(file.filename || 'upload.bin', file.data, file.contentType)));
+			return json(
+				200,
+				mediaAnswer(storeMedia(file.filename || 'upload.bin', file.data, file.contentType)),
+			);
 		}
 		if (m === 'POST' && route === '/upload-from-url') {
 			const body = await readJson(req);
@@ -450,73 +667,150 @@ function createSandbox(options = {}) {
 			} catch {
 				parsed = undefined;
 			}
-			if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw badRequest([{ field: 'url', message: 'must be a public http or https URL' }]);
+			if (!parsed || !['http:', 'https:'].includes(parsed.protocol))
+				throw badRequest([{ field: 'url', message: 'must be a public http or https URL' }]);
 			// Both refuse what they cannot fetch from outside (the real backend through its SSRF guard).
-			if (/^(localhost|127\.|10\.|192\.168\.|\[::1\]|\[::ffff:(7f|a0|c0a8))/.test(parsed.hostname)) {
-				return json(400, postiz ? { msg: 'Failed to fetch URL' } : { msg: 'Validation failed', errors: [{ field: 'url', message: 'must be a public http or https URL' }] });
+			if (
+				/^(localhost|127\.|10\.|192\.168\.|\[::1\]|\[::ffff:(7f|a0|c0a8))/.test(parsed.hostname)
+			) {
+				return json(
+					400,
+					postiz
+						? { msg: 'Failed to fetch URL' }
+						: {
+								msg: 'Validation failed',
+								errors: [{ field: 'url', message: 'must be a public http or https URL' }],
+							},
+				);
 			}
 			const name = parsed.pathname.split('/').pop() || 'imported';
-			return json(200, mediaAnswer(storeMedia(name, Buffer.from(`imported from ${parsed}`), 'application/octet-stream')));
+			return json(
+				200,
+				mediaAnswer(
+					storeMedia(name, Buffer.from(`imported from ${parsed}`), 'application/octet-stream'),
+				),
+			);
 		}
-		if (m === 'GET' && route === '/media' && postiz) return json(404, { message: `Cannot GET /public/v1${route}`, error: 'Not Found', statusCode: 404 });
+		if (m === 'GET' && route === '/media' && postiz)
+			return json(404, {
+				message: `Cannot GET /public/v1${route}`,
+				error: 'Not Found',
+				statusCode: 404,
+			});
 		if (m === 'GET' && route === '/media') {
 			const page = Math.max(1, Number(q.get('page') ?? 1));
 			const size = config.mediaPageSize;
-			return json(200, { pages: Math.max(1, Math.ceil(state.media.length / size)), results: state.media.slice((page - 1) * size, page * size) });
+			return json(200, {
+				pages: Math.max(1, Math.ceil(state.media.length / size)),
+				results: state.media.slice((page - 1) * size, page * size),
+			});
 		}
 		if (m === 'POST' && route === '/posts') return json(200, createPosts(await readJson(req)));
 		if (m === 'GET' && route === '/posts') {
 			const start = Date.parse(q.get('startDate') ?? '');
 			const end = Date.parse(q.get('endDate') ?? '');
-			if (Number.isNaN(start) || Number.isNaN(end)) throw badRequest([{ field: 'startDate', message: 'startDate and endDate must be ISO dates' }]);
-			const listed = state.posts.filter((p) => Date.parse(p.publishDate) >= start && Date.parse(p.publishDate) <= end);
+			if (Number.isNaN(start) || Number.isNaN(end))
+				throw badRequest([
+					{ field: 'startDate', message: 'startDate and endDate must be ISO dates' },
+				]);
+			const listed = state.posts.filter(
+				(p) => Date.parse(p.publishDate) >= start && Date.parse(p.publishDate) <= end,
+			);
 			const posts = postiz ? listed.map(postizPost) : listed;
 			return json(200, config.postList === 'bare' ? posts : { posts });
 		}
 		if (m === 'DELETE' && (match = /^\/posts\/([^/]+)$/.exec(route))) {
 			const post = state.posts.find((p) => p.id === decodeURIComponent(match[1]));
-			if (!post) return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'post not found' });
+			if (!post)
+				return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'post not found' });
 			const before = state.posts.length;
 			state.posts = state.posts.filter((p) => p.group !== post.group);
 			return json(200, postiz ? { error: true } : { deleted: before - state.posts.length });
 		}
 		if (m === 'GET' && (match = /^\/find-slot\/([^/]+)$/.exec(route))) {
-			if (!state.channels.some((c) => c.id === decodeURIComponent(match[1]))) return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'channel not found' });
+			if (!state.channels.some((c) => c.id === decodeURIComponent(match[1])))
+				return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'channel not found' });
 			const next = new Date(Math.ceil((Date.now() + 36e5) / 36e5) * 36e5);
 			return json(200, { date: postiz ? next.toISOString().slice(0, 19) : next.toISOString() });
 		}
-		if (postiz) return json(404, { message: `Cannot ${m} /public/v1${route}`, error: 'Not Found', statusCode: 404 });
+		if (postiz)
+			return json(404, {
+				message: `Cannot ${m} /public/v1${route}`,
+				error: 'Not Found',
+				statusCode: 404,
+			});
 		return json(404, { msg: `no route ${m} ${route}` });
 	}
 
 	function createPosts(body) {
 		state.lastPostBody = body;
 		const errors = [];
-		if (!['schedule', 'now', 'draft'].includes(body.type)) errors.push({ field: 'type', message: 'must be schedule, now or draft' });
-		if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(String(body.date))) errors.push({ field: 'date', message: 'must be ISO 8601 UTC with milliseconds' });
-		if (!Array.isArray(body.posts) || body.posts.length === 0) errors.push({ field: 'posts', message: 'at least one channel' });
+		if (!['schedule', 'now', 'draft'].includes(body.type))
+			errors.push({ field: 'type', message: 'must be schedule, now or draft' });
+		if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(String(body.date)))
+			errors.push({ field: 'date', message: 'must be ISO 8601 UTC with milliseconds' });
+		if (!Array.isArray(body.posts) || body.posts.length === 0)
+			errors.push({ field: 'posts', message: 'at least one channel' });
 		(body.posts ?? []).forEach((p, i) => {
 			const channel = state.channels.find((c) => c.id === p?.integration?.id);
-			if (!channel) errors.push({ field: `posts[${i}].integration.id`, message: 'unknown channel' });
-			else if (p.settings?.__type !== channel.identifier) errors.push({ field: `posts[${i}].settings.__type`, message: `must be "${channel.identifier}"` });
-			else if (channel.identifier === 'x' && !p.settings.who_can_reply_post) errors.push({ field: `posts[${i}].settings.who_can_reply_post`, message: 'is required for X' });
-			if (!Array.isArray(p?.value) || p.value.length === 0) errors.push({ field: `posts[${i}].value`, message: 'at least one part' });
-			for (const part of p?.value ?? []) for (const image of part.image ?? []) {
-				if (!state.media.some((media) => media.id === image.id && media.path === image.path)) errors.push({ field: `posts[${i}].value.image`, message: `unknown media ${image.id}` });
-			}
+			if (!channel)
+				errors.push({ field: `posts[${i}].integration.id`, message: 'unknown channel' });
+			else if (p.settings?.__type !== channel.identifier)
+				errors.push({
+					field: `posts[${i}].settings.__type`,
+					message: `must be "${channel.identifier}"`,
+				});
+			else if (channel.identifier === 'x' && !p.settings.who_can_reply_post)
+				errors.push({
+					field: `posts[${i}].settings.who_can_reply_post`,
+					message: 'is required for X',
+				});
+			if (!Array.isArray(p?.value) || p.value.length === 0)
+				errors.push({ field: `posts[${i}].value`, message: 'at least one part' });
+			for (const part of p?.value ?? [])
+				for (const image of part.image ?? []) {
+					if (!state.media.some((media) => media.id === image.id && media.path === image.path))
+						errors.push({ field: `posts[${i}].value.image`, message: `unknown media ${image.id}` });
+				}
 		});
 		const postiz = config.profile === 'postiz';
 		if (postiz) {
 			if (!Array.isArray(body.tags)) errors.push({ raw: 'tags must be an array' });
-			else if (body.tags.some((tag) => !tag || typeof tag !== 'object')) errors.push({ raw: POSTIZ.tagsMessage });
-			else body.tags.forEach((tag, i) => ['value', 'label'].forEach((key) => typeof tag[key] !== 'string' && errors.push({ raw: `tags.${i}.${key} must be a string` })));
+			else if (body.tags.some((tag) => !tag || typeof tag !== 'object'))
+				errors.push({ raw: POSTIZ.tagsMessage });
+			else
+				body.tags.forEach((tag, i) =>
+					['value', 'label'].forEach(
+						(key) =>
+							typeof tag[key] !== 'string' &&
+							errors.push({ raw: `tags.${i}.${key} must be a string` }),
+					),
+				);
 		}
 		if (errors.length) throw badRequest(errors);
 		const group = nextId('grp');
 		// The real backend links only tags it has, and makes each channel its own group.
-		const tags = postiz ? body.tags.filter((tag) => POSTIZ.tags.includes(tag.value)) : (body.tags ?? []);
+		const tags = postiz
+			? body.tags.filter((tag) => POSTIZ.tags.includes(tag.value))
+			: (body.tags ?? []);
 		return body.posts.map((p) => {
-			const post = { id: nextId('post'), group: postiz ? nextId('grp') : group, integration: p.integration.id, type: body.type, status: body.type === 'draft' ? 'draft' : 'scheduled', url: null, publishedAt: null, error: null, publishDate: body.date, content: p.value.map((v) => v.content).join('\n\n'), settings: JSON.stringify(p.settings), tags, shortLink: Boolean(body.shortLink), image: p.value.flatMap((v) => v.image ?? []), createdAt: new Date().toISOString() };
+			const post = {
+				id: nextId('post'),
+				group: postiz ? nextId('grp') : group,
+				integration: p.integration.id,
+				type: body.type,
+				status: body.type === 'draft' ? 'draft' : 'scheduled',
+				url: null,
+				publishedAt: null,
+				error: null,
+				publishDate: body.date,
+				content: p.value.map((v) => v.content).join('\n\n'),
+				settings: JSON.stringify(p.settings),
+				tags,
+				shortLink: Boolean(body.shortLink),
+				image: p.value.flatMap((v) => v.image ?? []),
+				createdAt: new Date().toISOString(),
+			};
 			state.posts.push(post);
 			state.counts.postsCreated++;
 			return { postId: post.id, integration: p.integration.id };
@@ -526,12 +820,26 @@ function createSandbox(options = {}) {
 	/** Upload answers: `{ id, path }` (the spec), or the whole media record (the real backend). */
 	function mediaAnswer(media) {
 		if (config.profile !== 'postiz') return { id: media.id, path: media.path };
-		return { id: media.id, name: media.name, path: media.path, organizationId: 'org_sandbox', thumbnail: null, alt: null, createdAt: media.createdAt, updatedAt: media.createdAt, deletedAt: null };
+		return {
+			id: media.id,
+			name: media.name,
+			path: media.path,
+			organizationId: 'org_sandbox',
+			thumbnail: null,
+			alt: null,
+			createdAt: media.createdAt,
+			updatedAt: media.createdAt,
+			deletedAt: null,
+		};
 	}
 
 	/** A post as the real backend lists it: the fields its list query selects, no more. */
 	function postizPost(post) {
-		const channel = state.channels.find((c) => c.id === post.integration) ?? { id: post.integration, name: '', identifier: '' };
+		const channel = state.channels.find((c) => c.id === post.integration) ?? {
+			id: post.integration,
+			name: '',
+			identifier: '',
+		};
 		const states = { draft: 'DRAFT', scheduled: 'QUEUE', published: 'PUBLISHED', failed: 'ERROR' };
 		return {
 			id: post.id,
@@ -544,7 +852,12 @@ function createSandbox(options = {}) {
 			intervalInDays: null,
 			group: post.group,
 			tags: post.tags.map((tag) => ({ tag: { name: tag.label ?? tag.value, color: '#6366f1' } })),
-			integration: { id: channel.id, providerIdentifier: channel.identifier, name: channel.name, picture: channel.picture },
+			integration: {
+				id: channel.id,
+				providerIdentifier: channel.identifier,
+				name: channel.name,
+				picture: channel.picture,
+			},
 		};
 	}
 
@@ -552,14 +865,24 @@ function createSandbox(options = {}) {
 		const safe = name.replace(/[^\w.-]/g, '_');
 		const path = `/uploads/${nextId('up')}-${safe}`;
 		state.files.set(path, { data, mime: contentType || 'application/octet-stream' });
-		const media = { id: nextId('med'), name: safe, path, mimeType: contentType, size: data.length, createdAt: new Date().toISOString() };
+		const media = {
+			id: nextId('med'),
+			name: safe,
+			path,
+			mimeType: contentType,
+			size: data.length,
+			createdAt: new Date().toISOString(),
+		};
 		state.media.unshift(media);
 		return media;
 	}
 
 	/** Newest first: by creation (the order they were started), by completion with unfinished ones on top, or by last update. */
 	function listedGenerations() {
-		if (config.generationOrder === 'update') return [...state.generations].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
+		if (config.generationOrder === 'update')
+			return [...state.generations].sort(
+				(a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt),
+			);
 		if (config.generationOrder !== 'completion') return state.generations;
 		const rank = (g) => (g.finishedAt ? Date.parse(g.finishedAt) : Infinity);
 		return [...state.generations].sort((a, b) => rank(b) - rank(a));
@@ -567,23 +890,27 @@ function createSandbox(options = {}) {
 
 	function publicGeneration(g) {
 		const { startedAt, input, ...rest } = g;
-		if (!config.generationTimestamps) for (const key of ['createdAt', 'updatedAt', 'finishedAt']) delete rest[key];
+		if (!config.generationTimestamps)
+			for (const key of ['createdAt', 'updatedAt', 'finishedAt']) delete rest[key];
 		return rest;
 	}
 
 	function authorize(url, res, json) {
 		const clientId = url.searchParams.get('client_id');
 		const redirectUri = url.searchParams.get('redirect_uri');
-		if (clientId !== config.clientId || !redirectUri) return json(400, { msg: 'unknown client_id or missing redirect_uri' });
+		if (clientId !== config.clientId || !redirectUri)
+			return json(400, { msg: 'unknown client_id or missing redirect_uri' });
 		const challenge = url.searchParams.get('code_challenge');
 		const method = url.searchParams.get('code_challenge_method');
-		if (challenge && method && method !== 'S256') return json(400, { msg: 'only S256 is supported' });
+		if (challenge && method && method !== 'S256')
+			return json(400, { msg: 'only S256 is supported' });
 		const code = nextId('code');
 		state.codes.set(code, { redirectUri, challenge });
 		// The sandbox's user approves at once: no login page to click through.
 		const target = new URL(redirectUri);
 		target.searchParams.set('code', code);
-		if (url.searchParams.get('state')) target.searchParams.set('state', url.searchParams.get('state'));
+		if (url.searchParams.get('state'))
+			target.searchParams.set('state', url.searchParams.get('state'));
 		res.writeHead(302, { Location: target.toString() });
 		res.end();
 	}
@@ -591,20 +918,30 @@ function createSandbox(options = {}) {
 	async function token(req, json) {
 		const text = (await readBody(req)).toString('utf8');
 		const type = String(req.headers['content-type'] ?? '');
-		const body = type.includes('application/json') ? JSON.parse(text || '{}') : Object.fromEntries(new URLSearchParams(text));
+		const body = type.includes('application/json')
+			? JSON.parse(text || '{}')
+			: Object.fromEntries(new URLSearchParams(text));
 		let clientId = body.client_id;
 		let clientSecret = body.client_secret;
 		const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
 		if (basic) [clientId, clientSecret] = Buffer.from(basic[1], 'base64').toString().split(':');
-		state.tokenRequests.push({ contentType: type, clientInBody: Boolean(body.client_id && body.client_secret), codeVerifier: Boolean(body.code_verifier) });
-		if (body.grant_type !== 'authorization_code') return json(400, { error: 'unsupported_grant_type' });
-		if (clientId !== config.clientId || clientSecret !== config.clientSecret) return json(401, { error: 'invalid_client' });
+		state.tokenRequests.push({
+			contentType: type,
+			clientInBody: Boolean(body.client_id && body.client_secret),
+			codeVerifier: Boolean(body.code_verifier),
+		});
+		if (body.grant_type !== 'authorization_code')
+			return json(400, { error: 'unsupported_grant_type' });
+		if (clientId !== config.clientId || clientSecret !== config.clientSecret)
+			return json(401, { error: 'invalid_client' });
 		const grant = state.codes.get(body.code);
-		if (!grant || grant.redirectUri !== body.redirect_uri) return json(400, { error: 'invalid_grant' });
+		if (!grant || grant.redirectUri !== body.redirect_uri)
+			return json(400, { error: 'invalid_grant' });
 		if (grant.challenge) {
 			const verifier = body.code_verifier ?? '';
 			const expected = crypto.createHash('sha256').update(verifier).digest('base64url');
-			if (expected !== grant.challenge) return json(400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+			if (expected !== grant.challenge)
+				return json(400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
 		}
 		state.codes.delete(body.code);
 		const accessToken = `scapp_${crypto.randomBytes(16).toString('hex')}`;
@@ -614,7 +951,17 @@ function createSandbox(options = {}) {
 
 	async function control(req, res, path, json) {
 		if (path === '/__sandbox/state') {
-			return json(200, { credits: state.credits, counts: state.counts, posts: state.posts, generations: state.generations.map(publicGeneration), channels: state.channels, media: state.media.length, authHeaders: state.authHeaders.slice(-50), tokenRequests: state.tokenRequests, tokens: [...state.tokens.keys()] });
+			return json(200, {
+				credits: state.credits,
+				counts: state.counts,
+				posts: state.posts,
+				generations: state.generations.map(publicGeneration),
+				channels: state.channels,
+				media: state.media.length,
+				authHeaders: state.authHeaders.slice(-50),
+				tokenRequests: state.tokenRequests,
+				tokens: [...state.tokens.keys()],
+			});
 		}
 		if (path === '/__sandbox/reset' && req.method === 'POST') {
 			reset();
@@ -632,8 +979,11 @@ function createSandbox(options = {}) {
 		if (path === '/__sandbox/finish' && req.method === 'POST') {
 			// Body { ids } finishes only those, in that order (out-of-order completion); none: all.
 			const { ids } = await readJson(req).catch(() => ({}));
-			const chosen = Array.isArray(ids) ? ids.map((id) => state.generations.find((g) => g.id === id)).filter(Boolean) : state.generations;
-			for (const g of chosen) if (g.status === 'queued' || g.status === 'running') finishGeneration(g);
+			const chosen = Array.isArray(ids)
+				? ids.map((id) => state.generations.find((g) => g.id === id)).filter(Boolean)
+				: state.generations;
+			for (const g of chosen)
+				if (g.status === 'queued' || g.status === 'running') finishGeneration(g);
 			return json(200, { finished: true });
 		}
 		if (path === '/__sandbox/touch' && req.method === 'POST') {
@@ -663,7 +1013,10 @@ function createSandbox(options = {}) {
 	}
 
 	function takeFault(method, path) {
-		const index = state.faults.findIndex((f) => (!f.method || f.method === method) && new RegExp(f.path ?? '.').test(path) && f.count > 0);
+		const index = state.faults.findIndex(
+			(f) =>
+				(!f.method || f.method === method) && new RegExp(f.path ?? '.').test(path) && f.count > 0,
+		);
 		if (index < 0) return undefined;
 		const fault = state.faults[index];
 		fault.count--;
@@ -747,7 +1100,10 @@ async function readMultipartFile(req) {
 }
 
 function tinyPng() {
-	return Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+	return Buffer.from(
+		'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+		'base64',
+	);
 }
 
 module.exports = { createSandbox, DEFAULTS, FORMATS, CHANNELS };
@@ -756,7 +1112,9 @@ if (require.main === module) {
 	const port = Number(process.env.SANDBOX_PORT ?? process.argv[2] ?? 4010);
 	const sandbox = createSandbox();
 	sandbox.listen(port).then((url) => {
-		console.log(`[sandbox] social-content sandbox on ${url} (API key: ${sandbox.config.apiKey}; OAuth client ${sandbox.config.clientId} / ${sandbox.config.clientSecret})`);
+		console.log(
+			`[sandbox] social-content sandbox on ${url} (API key: ${sandbox.config.apiKey}; OAuth client ${sandbox.config.clientId} / ${sandbox.config.clientSecret})`,
+		);
 	});
 	const stop = () => sandbox.close().then(() => process.exit(0));
 	process.on('SIGINT', stop);

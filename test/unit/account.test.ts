@@ -6,10 +6,17 @@ describe('Account', () => {
 			.get(`${API_PATH}/agents/ping`)
 			.matchHeader('authorization', API_KEY)
 			.matchHeader('accept', 'application/json')
-			.reply(200, { ok: true, organization: { id: 'org1', name: 'Acme' }, tools: ['hooks', 'studio'] });
+			.reply(200, {
+				ok: true,
+				organization: { id: 'org1', name: 'Acme' },
+				tools: ['hooks', 'studio'],
+			});
 		const result = await runAction({ resource: 'account', operation: 'checkConnection' });
 		expect(result.output(NODE)).toEqual([
-			{ json: { ok: true, organization: { id: 'org1', name: 'Acme' }, tools: ['hooks', 'studio'] }, pairedItem: { item: 0 } },
+			{
+				json: { ok: true, organization: { id: 'org1', name: 'Acme' }, tools: ['hooks', 'studio'] },
+				pairedItem: { item: 0 },
+			},
 		]);
 		scope.done();
 	});
@@ -32,6 +39,8 @@ describe('Account', () => {
 	test('Check Connection: a wrong key fails with the 401 advice', async () => {
 		api().get(`${API_PATH}/agents/ping`).reply(401);
 		const result = await runAction({ resource: 'account', operation: 'checkConnection' });
-		expect(result.error?.message).toContain('the API key or token is missing, wrong, or was revoked');
+		expect(result.error?.message).toContain(
+			'the API key or token is missing, wrong, or was revoked',
+		);
 	});
 });

@@ -26,8 +26,12 @@ function withOldN8nWorkflow<T>(load: () => T): T {
 describe('on an n8n-workflow without NodeConnectionTypes and with a signal-blind sleep', () => {
 	test('both nodes build, with their connections named "main"', () => {
 		const { action, trigger } = withOldN8nWorkflow(() => ({
-			action: new (jest.requireActual<typeof import('../../nodes/SocialContent/SocialContent.node')>('../../nodes/SocialContent/SocialContent.node').SocialContent)(),
-			trigger: new (jest.requireActual<typeof import('../../nodes/SocialContentTrigger/SocialContentTrigger.node')>('../../nodes/SocialContentTrigger/SocialContentTrigger.node').SocialContentTrigger)(),
+			action: new (jest.requireActual<
+				typeof import('../../nodes/SocialContent/SocialContent.node')
+			>('../../nodes/SocialContent/SocialContent.node').SocialContent)(),
+			trigger: new (jest.requireActual<
+				typeof import('../../nodes/SocialContentTrigger/SocialContentTrigger.node')
+			>('../../nodes/SocialContentTrigger/SocialContentTrigger.node').SocialContentTrigger)(),
 		}));
 		expect(action.description.inputs).toEqual(['main']);
 		expect(action.description.outputs).toEqual(['main']);
@@ -35,7 +39,11 @@ describe('on an n8n-workflow without NodeConnectionTypes and with a signal-blind
 	});
 
 	test('a wait ends as soon as the execution is cancelled, with the cancel reason', async () => {
-		const { abortableWait } = withOldN8nWorkflow(() => jest.requireActual<typeof import('../../nodes/SocialContent/compat')>('../../nodes/SocialContent/compat'));
+		const { abortableWait } = withOldN8nWorkflow(() =>
+			jest.requireActual<typeof import('../../nodes/SocialContent/compat')>(
+				'../../nodes/SocialContent/compat',
+			),
+		);
 		const controller = new AbortController();
 		const started = Date.now();
 		const waiting = abortableWait(60_000, controller.signal);
@@ -45,7 +53,11 @@ describe('on an n8n-workflow without NodeConnectionTypes and with a signal-blind
 	});
 
 	test('a wait already cancelled does not start; one not cancelled waits its time', async () => {
-		const { abortableWait } = withOldN8nWorkflow(() => jest.requireActual<typeof import('../../nodes/SocialContent/compat')>('../../nodes/SocialContent/compat'));
+		const { abortableWait } = withOldN8nWorkflow(() =>
+			jest.requireActual<typeof import('../../nodes/SocialContent/compat')>(
+				'../../nodes/SocialContent/compat',
+			),
+		);
 		const cancelled = new AbortController();
 		cancelled.abort();
 		await expect(abortableWait(60_000, cancelled.signal)).rejects.toThrow();
@@ -56,9 +68,11 @@ describe('on an n8n-workflow without NodeConnectionTypes and with a signal-blind
 });
 
 describe('on the current n8n-workflow', () => {
-	test('the connection is the enum\'s', () => {
+	test("the connection is the enum's", () => {
 		const { NodeConnectionTypes } = jest.requireActual<Workflow>('n8n-workflow');
-		const { MAIN_CONNECTION } = jest.requireActual<typeof import('../../nodes/SocialContent/compat')>('../../nodes/SocialContent/compat');
+		const { MAIN_CONNECTION } = jest.requireActual<
+			typeof import('../../nodes/SocialContent/compat')
+		>('../../nodes/SocialContent/compat');
 		expect(MAIN_CONNECTION).toBe(NodeConnectionTypes.Main);
 	});
 });

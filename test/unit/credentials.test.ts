@@ -33,10 +33,14 @@ const URL_TABLE: Array<[string, string]> = [
 	['http://127.0.0.1:3000/api/public/v1', 'http://127.0.0.1:3000/api/public/v1'],
 ];
 
-const expressions = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes }).expression;
+const expressions = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes })
+	.expression;
 
 /** Resolves a credential expression with `$credentials`, as n8n's credential tester does. */
-function resolveWithCredentials(value: string, credentials: ICredentialDataDecryptedObject): string {
+function resolveWithCredentials(
+	value: string,
+	credentials: ICredentialDataDecryptedObject,
+): string {
 	return expressions.getSimpleParameterValue(
 		{ id: 'x', name: 'x', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} },
 		value,
@@ -52,7 +56,9 @@ describe('Instance URL normalisation', () => {
 
 	test.each(URL_TABLE)('credential test expression: %j → %s', (typed, expected) => {
 		const request = new SocialContentApi().test.request;
-		expect(resolveWithCredentials(request.baseURL as string, { instanceUrl: typed })).toBe(expected);
+		expect(resolveWithCredentials(request.baseURL as string, { instanceUrl: typed })).toBe(
+			expected,
+		);
 	});
 
 	test.each(URL_TABLE)('OAuth2 URLs: %j', (typed, expected) => {
@@ -103,17 +109,31 @@ describe('API key credential', () => {
 			});
 		await runAction({ resource: 'account', operation: 'checkConnection' });
 		const credential = new SocialContentApi();
-		const declared = await new TestCredentialsHelper({}).authenticate({ apiKey: 'sk_any_key_123' }, credential.name, { url: '' });
-		const expected = Object.fromEntries(Object.entries(declared.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value).replace('sk_any_key_123', API_KEY)]));
+		const declared = await new TestCredentialsHelper({}).authenticate(
+			{ apiKey: 'sk_any_key_123' },
+			credential.name,
+			{ url: '' },
+		);
+		const expected = Object.fromEntries(
+			Object.entries(declared.headers ?? {}).map(([name, value]) => [
+				name.toLowerCase(),
+				String(value).replace('sk_any_key_123', API_KEY),
+			]),
+		);
 		expect(Object.keys(expected)).toEqual(['authorization']);
 		expect(sent).toMatchObject(expected);
 	});
 
 	test('an empty API key says to paste one, without sending anything', async () => {
 		const scope = nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(200, { ok: true });
-		const result = await runAction({ resource: 'account', operation: 'checkConnection' }, { credentials: { socialContentApi: { instanceUrl: APP_URL, apiKey: '' } } });
+		const result = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ credentials: { socialContentApi: { instanceUrl: APP_URL, apiKey: '' } } },
+		);
 		expect(result.error?.message).toBe('The credential has no API key');
-		expect((result.error as { description?: string }).description).toMatch(/^Open the credential ".+" \(Social Content API\) and paste the API key/);
+		expect((result.error as { description?: string }).description).toMatch(
+			/^Open the credential ".+" \(Social Content API\) and paste the API key/,
+		);
 		expect(scope.isDone()).toBe(false);
 		nock.cleanAll();
 	});
@@ -127,12 +147,17 @@ describe('API key credential', () => {
 	});
 });
 
-describe('credential test (run as n8n runs it: RoutingNode, the credential\'s authenticate)', () => {
+describe("credential test (run as n8n runs it: RoutingNode, the credential's authenticate)", () => {
 	test('calls GET {instance}/api/public/v1/agents/ping with the raw key', async () => {
 		const scope = nock(APP_URL, { reqheaders: { authorization: API_KEY } })
 			.get(`${API_PATH}/agents/ping`)
 			.reply(200, { ok: true, organization: 'Acme', tools: [] });
-		expect(await runCredentialTest('socialContentApi', { instanceUrl: `${APP_URL}/api`, apiKey: API_KEY })).toEqual({ status: 'OK' });
+		expect(
+			await runCredentialTest('socialContentApi', {
+				instanceUrl: `${APP_URL}/api`,
+				apiKey: API_KEY,
+			}),
+		).toEqual({ status: 'OK' });
 		scope.done();
 	});
 
@@ -141,34 +166,68 @@ describe('credential test (run as n8n runs it: RoutingNode, the credential\'s au
 		['broken JSON', '{"ok": tru', 'application/json'],
 	])('fails with a clear message when the URL answers %s', async (_what, body, contentType) => {
 		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(200, body, { 'Content-Type': contentType });
-		const outcome = await runCredentialTest('socialContentApi', { instanceUrl: APP_URL, apiKey: API_KEY });
-		expect(outcome).toEqual({ status: 'Error', message: "The Instance URL did not answer with the API's JSON (a web page or a broken answer). Use the address of your instance, e.g. https://app.example.com" });
+		const outcome = await runCredentialTest('socialContentApi', {
+			instanceUrl: APP_URL,
+			apiKey: API_KEY,
+		});
+		expect(outcome).toEqual({
+			status: 'Error',
+			message:
+				"The Instance URL did not answer with the API's JSON (a web page or a broken answer). Use the address of your instance, e.g. https://app.example.com",
+		});
 	});
 });
 
 describe('an instance that redirects to another origin (http → https, apex → www, a moved domain)', () => {
-	test.each([301, 302, 307, 308])('the credential test fails (%i) and the key never reaches the other origin', async (status) => {
-		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(status, '', { Location: `https://www.example.com${API_PATH}/agents/ping` });
-		const elsewhere = nock('https://www.example.com').get(`${API_PATH}/agents/ping`).reply(200, { ok: true });
-		const outcome = await runCredentialTest('socialContentApi', { instanceUrl: APP_URL, apiKey: API_KEY });
-		expect(outcome).toEqual({
-			status: 'Error',
-			message: `The Instance URL redirects (HTTP ${status}) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.`,
-		});
-		expect(elsewhere.isDone()).toBe(false);
-	});
+	test.each([301, 302, 307, 308])(
+		'the credential test fails (%i) and the key never reaches the other origin',
+		async (status) => {
+			nock(APP_URL)
+				.get(`${API_PATH}/agents/ping`)
+				.reply(status, '', { Location: `https://www.example.com${API_PATH}/agents/ping` });
+			const elsewhere = nock('https://www.example.com')
+				.get(`${API_PATH}/agents/ping`)
+				.reply(200, { ok: true });
+			const outcome = await runCredentialTest('socialContentApi', {
+				instanceUrl: APP_URL,
+				apiKey: API_KEY,
+			});
+			expect(outcome).toEqual({
+				status: 'Error',
+				message: `The Instance URL redirects (HTTP ${status}) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.`,
+			});
+			expect(elsewhere.isDone()).toBe(false);
+		},
+	);
 
 	test.each([
 		['no body', ''],
-		['the small web page nginx sends', '<html><head><title>301 Moved Permanently</title></head><body><center><h1>301 Moved Permanently</h1></center><hr><center>nginx</center></body></html>'],
-	])('a node call fails naming the address to use instead of a misleading "wrong key" from the other host (%s)', async (_body, body) => {
-		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(301, body, { Location: `https://www.example.com${API_PATH}/agents/ping`, 'Content-Type': body ? 'text/html' : 'text/plain' });
-		const elsewhere = nock('https://www.example.com').get(`${API_PATH}/agents/ping`).reply(401, {});
-		const result = await runAction({ resource: 'account', operation: 'checkConnection' });
-		expect(result.error?.message).toBe(`The instance redirected GET /agents/ping (301) to https://www.example.com${API_PATH}/agents/ping, another address, where the node does not take the credential`);
-		expect((result.error as { description?: string }).description).toBe('If the instance moved, set the Instance URL in the credential to https://www.example.com.');
-		expect(elsewhere.isDone()).toBe(false);
-	});
+		[
+			'the small web page nginx sends',
+			'<html><head><title>301 Moved Permanently</title></head><body><center><h1>301 Moved Permanently</h1></center><hr><center>nginx</center></body></html>',
+		],
+	])(
+		'a node call fails naming the address to use instead of a misleading "wrong key" from the other host (%s)',
+		async (_body, body) => {
+			nock(APP_URL)
+				.get(`${API_PATH}/agents/ping`)
+				.reply(301, body, {
+					Location: `https://www.example.com${API_PATH}/agents/ping`,
+					'Content-Type': body ? 'text/html' : 'text/plain',
+				});
+			const elsewhere = nock('https://www.example.com')
+				.get(`${API_PATH}/agents/ping`)
+				.reply(401, {});
+			const result = await runAction({ resource: 'account', operation: 'checkConnection' });
+			expect(result.error?.message).toBe(
+				`The instance redirected GET /agents/ping (301) to https://www.example.com${API_PATH}/agents/ping, another address, where the node does not take the credential`,
+			);
+			expect((result.error as { description?: string }).description).toBe(
+				'If the instance moved, set the Instance URL in the credential to https://www.example.com.',
+			);
+			expect(elsewhere.isDone()).toBe(false);
+		},
+	);
 });
 
 test('a redirect loop on the instance: the node stops after 5 and says so', async () => {
@@ -178,7 +237,9 @@ test('a redirect loop on the instance: the node stops after 5 and says so', asyn
 		.get(new RegExp(`^${API_PATH}/agents/ping`))
 		.reply(() => [302, '', { Location: `${API_PATH}/agents/ping?hop=${++hops}` }]);
 	const result = await runAction({ resource: 'account', operation: 'checkConnection' });
-	expect(result.error?.message).toBe(`The instance redirected GET /agents/ping (302) to ${API_PATH}/agents/ping?hop=6, which the node did not follow (no address, or more than 5 redirects)`);
+	expect(result.error?.message).toBe(
+		`The instance redirected GET /agents/ping (302) to ${API_PATH}/agents/ping?hop=6, which the node did not follow (no address, or more than 5 redirects)`,
+	);
 	expect(hops).toBe(6);
 });
 
@@ -191,7 +252,10 @@ describe('OAuth2 credential', () => {
 				headers = this.req.headers as IDataObject;
 				return [200, { found: false }];
 			});
-		const result = await runAction({ resource: 'account', operation: 'getBrandProfile' }, { authentication: 'oAuth2' });
+		const result = await runAction(
+			{ resource: 'account', operation: 'getBrandProfile' },
+			{ authentication: 'oAuth2' },
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)[0].json).toEqual({ found: false });
 		expect(headers.authorization).toBe(OAUTH_TOKEN);
@@ -208,8 +272,13 @@ describe('OAuth2 credential', () => {
 				calls++;
 				return [401, {}];
 			});
-		const tokenEndpoint = nock(APP_URL).post('/api/oauth/token').reply(200, { access_token: 'new' });
-		const result = await runAction({ resource: 'account', operation: 'getBrandProfile' }, { authentication: 'oAuth2' });
+		const tokenEndpoint = nock(APP_URL)
+			.post('/api/oauth/token')
+			.reply(200, { access_token: 'new' });
+		const result = await runAction(
+			{ resource: 'account', operation: 'getBrandProfile' },
+			{ authentication: 'oAuth2' },
+		);
 		expect(result.error?.message).toContain('401');
 		expect((result.error as { description?: string }).description).toContain('reconnect');
 		expect(calls).toBe(1);
@@ -223,12 +292,17 @@ describe('OAuth2 credential', () => {
 			{
 				authentication: 'oAuth2',
 				credentials: {
-					socialContentOAuth2Api: { ...oauth2Credentials.socialContentOAuth2Api, oauthTokenData: undefined as unknown as string },
+					socialContentOAuth2Api: {
+						...oauth2Credentials.socialContentOAuth2Api,
+						oauthTokenData: undefined as unknown as string,
+					},
 				},
 			},
 		);
 		expect(result.error?.message).toBe('The OAuth2 credential is not connected');
-		expect((result.error as { description?: string }).description).toBe('Open the credential "test credential" (Social Content OAuth2 API) and click "Connect my account" (or "Reconnect").');
+		expect((result.error as { description?: string }).description).toBe(
+			'Open the credential "test credential" (Social Content OAuth2 API) and click "Connect my account" (or "Reconnect").',
+		);
 		expect(scope.isDone()).toBe(false);
 		nock.cleanAll();
 	});

@@ -10,7 +10,11 @@ const folder = join(__dirname, '..', '..', 'examples');
 const files = readdirSync(folder).filter((file) => file.endsWith('.json'));
 
 describe.each(files)('examples/%s', (file) => {
-	const workflow = JSON.parse(readFileSync(join(folder, file), 'utf8')) as { name: string; nodes: INode[]; connections: object };
+	const workflow = JSON.parse(readFileSync(join(folder, file), 'utf8')) as {
+		name: string;
+		nodes: INode[];
+		connections: object;
+	};
 
 	test('is a workflow n8n can import: name, nodes, connections', () => {
 		expect(workflow.name).toMatch(/^Social Content: /);
@@ -25,11 +29,24 @@ describe.each(files)('examples/%s', (file) => {
 	});
 
 	test("this package's nodes have no parameter issues", () => {
-		for (const node of workflow.nodes.filter((entry) => entry.type.startsWith('n8n-nodes-social-content.'))) {
+		for (const node of workflow.nodes.filter((entry) =>
+			entry.type.startsWith('n8n-nodes-social-content.'),
+		)) {
 			const type = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 			expect(type).toBeDefined();
-			const parameters = NodeHelpers.getNodeParameters(type.description.properties, node.parameters, true, false, node, type.description) as INodeParameters;
-			const issues = NodeHelpers.getNodeParametersIssues(type.description.properties, { ...node, parameters }, type.description);
+			const parameters = NodeHelpers.getNodeParameters(
+				type.description.properties,
+				node.parameters,
+				true,
+				false,
+				node,
+				type.description,
+			) as INodeParameters;
+			const issues = NodeHelpers.getNodeParametersIssues(
+				type.description.properties,
+				{ ...node, parameters },
+				type.description,
+			);
 			expect({ node: node.name, issues }).toEqual({ node: node.name, issues: null });
 		}
 	});

@@ -6,12 +6,19 @@ import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness'
 test('Start Generation (wait, download) → Create Post with its outputs attached (no expression), end to end', async () => {
 	let postBody: IDataObject | undefined;
 	const scope = api()
-		.post(`${API_PATH}/studio/generations`, { formatId: 'slideshow', input: { hook: 'Five habits' } })
+		.post(`${API_PATH}/studio/generations`, {
+			formatId: 'slideshow',
+			input: { hook: 'Five habits' },
+		})
 		.reply(200, { id: 'gen_7', status: 'queued', credits: 10 })
 		.get(`${API_PATH}/studio/generations/gen_7`)
 		.reply(200, { id: 'gen_7', status: 'running' })
 		.get(`${API_PATH}/studio/generations/gen_7`)
-		.reply(200, { id: 'gen_7', status: 'done', outputs: [{ id: 'med_7', path: '/uploads/gen_7.mp4' }] })
+		.reply(200, {
+			id: 'gen_7',
+			status: 'done',
+			outputs: [{ id: 'med_7', path: '/uploads/gen_7.mp4' }],
+		})
 		.get('/uploads/gen_7.mp4')
 		.reply(200, Buffer.from('mp4 bytes'), { 'Content-Type': 'video/mp4' })
 		.get(`${API_PATH}/integrations`)
@@ -34,7 +41,11 @@ test('Start Generation (wait, download) → Create Post with its outputs attache
 				type: ACTION_NODE_TYPE,
 				credentials,
 				parameters: {
-					...startGeneration('slideshow', { hook: 'Five habits' }, { waitForCompletion: true, pollInterval: 0.1 }),
+					...startGeneration(
+						'slideshow',
+						{ hook: 'Five habits' },
+						{ waitForCompletion: true, pollInterval: 0.1 },
+					),
 				},
 			},
 			{
@@ -57,16 +68,23 @@ test('Start Generation (wait, download) → Create Post with its outputs attache
 	expect(result.error).toBeUndefined();
 	const [generated] = result.output('Generate');
 	expect(generated.json).toMatchObject({ id: 'gen_7', status: 'done', credits: 10 });
-	expect(generated.binary?.output_0).toMatchObject({ mimeType: 'video/mp4', fileName: 'gen_7.mp4' });
+	expect(generated.binary?.output_0).toMatchObject({
+		mimeType: 'video/mp4',
+		fileName: 'gen_7.mp4',
+	});
 	expect(postBody?.posts).toEqual([
 		{
 			integration: { id: 'ch_x' },
-			value: [{ content: 'New slideshow: gen_7', image: [{ id: 'med_7', path: '/uploads/gen_7.mp4' }] }],
+			value: [
+				{ content: 'New slideshow: gen_7', image: [{ id: 'med_7', path: '/uploads/gen_7.mp4' }] },
+			],
 			settings: { who_can_reply_post: 'everyone', __type: 'x' },
 		},
 		{
 			integration: { id: 'ch_li' },
-			value: [{ content: 'New slideshow: gen_7', image: [{ id: 'med_7', path: '/uploads/gen_7.mp4' }] }],
+			value: [
+				{ content: 'New slideshow: gen_7', image: [{ id: 'med_7', path: '/uploads/gen_7.mp4' }] },
+			],
 			settings: { __type: 'linkedin' },
 		},
 	]);

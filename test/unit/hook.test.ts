@@ -12,9 +12,17 @@ const scoreResult = {
 
 describe('Hook → Score', () => {
 	test('POST /hooks/score with text only; output the score result and the text it scored', async () => {
-		const scope = api().post(`${API_PATH}/hooks/score`, { text: 'Stop scrolling' }).reply(200, scoreResult);
-		const result = await runAction({ resource: 'hook', operation: 'score', text: '  Stop scrolling ' });
-		expect(result.output(NODE)).toEqual([{ json: { text: 'Stop scrolling', ...scoreResult }, pairedItem: { item: 0 } }]);
+		const scope = api()
+			.post(`${API_PATH}/hooks/score`, { text: 'Stop scrolling' })
+			.reply(200, scoreResult);
+		const result = await runAction({
+			resource: 'hook',
+			operation: 'score',
+			text: '  Stop scrolling ',
+		});
+		expect(result.output(NODE)).toEqual([
+			{ json: { text: 'Stop scrolling', ...scoreResult }, pairedItem: { item: 0 } },
+		]);
 		scope.done();
 	});
 
@@ -22,13 +30,27 @@ describe('Hook → Score', () => {
 		const scope = api()
 			.post(`${API_PATH}/hooks/score`, { text: 'Hi', platform: 'tiktok', audienceId: 'aud_1' })
 			.reply(200, scoreResult);
-		await runAction({ resource: 'hook', operation: 'score', text: 'Hi', platform: 'tiktok', audienceId: 'aud_1' });
+		await runAction({
+			resource: 'hook',
+			operation: 'score',
+			text: 'Hi',
+			platform: 'tiktok',
+			audienceId: 'aud_1',
+		});
 		scope.done();
 	});
 
 	test('with a custom platform', async () => {
-		const scope = api().post(`${API_PATH}/hooks/score`, { text: 'Hi', platform: 'pinterest' }).reply(200, scoreResult);
-		await runAction({ resource: 'hook', operation: 'score', text: 'Hi', platform: 'custom', customPlatform: 'pinterest' });
+		const scope = api()
+			.post(`${API_PATH}/hooks/score`, { text: 'Hi', platform: 'pinterest' })
+			.reply(200, scoreResult);
+		await runAction({
+			resource: 'hook',
+			operation: 'score',
+			text: 'Hi',
+			platform: 'custom',
+			customPlatform: 'pinterest',
+		});
 		scope.done();
 	});
 
@@ -71,7 +93,12 @@ describe('Hook → Generate', () => {
 
 	test('every field, and a wrapped list of strings', async () => {
 		const scope = api()
-			.post(`${API_PATH}/hooks/generate`, { topic: 'coffee', audienceId: 'aud_1', platform: 'x', count: 3 })
+			.post(`${API_PATH}/hooks/generate`, {
+				topic: 'coffee',
+				audienceId: 'aud_1',
+				platform: 'x',
+				count: 3,
+			})
 			.reply(200, { hooks: ['A', 'B', 'C'] });
 		const result = await runAction({
 			resource: 'hook',
@@ -81,14 +108,22 @@ describe('Hook → Generate', () => {
 			platform: 'x',
 			count: 3,
 		});
-		expect(result.output(NODE).map((item) => item.json)).toEqual([{ hook: 'A' }, { hook: 'B' }, { hook: 'C' }]);
+		expect(result.output(NODE).map((item) => item.json)).toEqual([
+			{ hook: 'A' },
+			{ hook: 'B' },
+			{ hook: 'C' },
+		]);
 		scope.done();
 	});
 
 	test('All Hooks in One Item', async () => {
-		const scope = api().post(`${API_PATH}/hooks/generate`).reply(200, { hooks: [{ text: 'A' }, { text: 'B' }] });
+		const scope = api()
+			.post(`${API_PATH}/hooks/generate`)
+			.reply(200, { hooks: [{ text: 'A' }, { text: 'B' }] });
 		const result = await runAction({ resource: 'hook', operation: 'generate', output: 'oneItem' });
-		expect(result.output(NODE)).toEqual([{ json: { hooks: [{ text: 'A' }, { text: 'B' }] }, pairedItem: { item: 0 } }]);
+		expect(result.output(NODE)).toEqual([
+			{ json: { hooks: [{ text: 'A' }, { text: 'B' }] }, pairedItem: { item: 0 } },
+		]);
 		scope.done();
 	});
 

@@ -1,8 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
-import { API_PATH, api, NODE, runAction, APP_URL, apiKeyCredentials, OAUTH_TOKEN, oauth2Credentials } from '../helpers/fixtures';
+import {
+	API_PATH,
+	api,
+	NODE,
+	runAction,
+	APP_URL,
+	apiKeyCredentials,
+	OAUTH_TOKEN,
+	oauth2Credentials,
+} from '../helpers/fixtures';
 import { runChain, START_NODE_TYPE, ACTION_NODE_TYPE } from '../helpers/harness';
 import nock from 'nock';
-
 
 const png = Buffer.from('89504e470d0a1a0a-fake-png', 'utf8');
 
@@ -20,7 +28,9 @@ async function upload(
 				type: ACTION_NODE_TYPE,
 				parameters: { authentication, resource: 'media', operation: 'upload', ...parameters },
 				credentials:
-					authentication === 'apiKey' ? { socialContentApi: { id: '1', name: 'c' } } : { socialContentOAuth2Api: { id: '2', name: 'o' } },
+					authentication === 'apiKey'
+						? { socialContentApi: { id: '1', name: 'c' } }
+						: { socialContentOAuth2Api: { id: '2', name: 'o' } },
 			},
 		],
 		{
@@ -48,7 +58,9 @@ describe('Media → Upload', () => {
 			{ binaryPropertyName: 'photo' },
 		);
 		expect(result.error).toBeUndefined();
-		expect(result.output(NODE)).toEqual([{ json: { id: 'med_1', path: '/uploads/photo.png' }, pairedItem: { item: 0 } }]);
+		expect(result.output(NODE)).toEqual([
+			{ json: { id: 'med_1', path: '/uploads/photo.png' }, pairedItem: { item: 0 } },
+		]);
 		expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
 		expect(received).toContain('name="file"; filename="photo.png"');
 		expect(received).toContain('Content-Type: image/png');
@@ -56,7 +68,7 @@ describe('Media → Upload', () => {
 		scope.done();
 	});
 
-	test('with OAuth2 too: the multipart body survives n8n\'s OAuth2 signing, token raw', async () => {
+	test("with OAuth2 too: the multipart body survives n8n's OAuth2 signing, token raw", async () => {
 		let received = '';
 		const scope = nock(APP_URL, { reqheaders: { authorization: OAUTH_TOKEN } })
 			.post(`${API_PATH}/upload`, (body: string) => {
@@ -64,14 +76,21 @@ describe('Media → Upload', () => {
 				return true;
 			})
 			.reply(200, { id: 'med_9', path: '/uploads/x.png' });
-		const result = await upload({ data: { data: png.toString('base64'), mimeType: 'image/png', fileName: 'x.png' } }, {}, 'oAuth2');
+		const result = await upload(
+			{ data: { data: png.toString('base64'), mimeType: 'image/png', fileName: 'x.png' } },
+			{},
+			'oAuth2',
+		);
 		expect(result.output(NODE)[0].json).toEqual({ id: 'med_9', path: '/uploads/x.png' });
 		expect(received).toContain('filename="x.png"');
 		scope.done();
 	});
 
 	test('a missing binary property names it and the ones that exist', async () => {
-		const result = await upload({ photo: { data: png.toString('base64'), mimeType: 'image/png' } }, { binaryPropertyName: 'data' });
+		const result = await upload(
+			{ photo: { data: png.toString('base64'), mimeType: 'image/png' } },
+			{ binaryPropertyName: 'data' },
+		);
 		expect(result.error?.message).toBe('The input item has no binary field "data"');
 		expect((result.error as { description?: string }).description).toBe(
 			'Its binary fields are: photo. Set "Input Binary Field" to one of them.',
@@ -79,7 +98,11 @@ describe('Media → Upload', () => {
 	});
 
 	test('no binary data at all', async () => {
-		const result = await runAction({ resource: 'media', operation: 'upload', binaryPropertyName: 'data' });
+		const result = await runAction({
+			resource: 'media',
+			operation: 'upload',
+			binaryPropertyName: 'data',
+		});
 		expect(result.error?.message).toBe('The input item has no binary field "data"');
 	});
 });
@@ -89,7 +112,11 @@ describe('Media → Import From URL', () => {
 		const scope = api()
 			.post(`${API_PATH}/upload-from-url`, { url: 'https://example.com/a.png' })
 			.reply(200, { id: 'med_2', path: '/uploads/a.png' });
-		const result = await runAction({ resource: 'media', operation: 'importFromUrl', url: 'https://example.com/a.png' });
+		const result = await runAction({
+			resource: 'media',
+			operation: 'importFromUrl',
+			url: 'https://example.com/a.png',
+		});
 		expect(result.output(NODE)[0].json).toEqual({ id: 'med_2', path: '/uploads/a.png' });
 		scope.done();
 	});
@@ -104,17 +131,30 @@ describe('Media → Import From URL', () => {
 });
 
 describe('Media → Get Many', () => {
-	test('Simplify (the default): each file\'s location once, as path; off: as the service sent it', async () => {
-		const files = [{ id: 'a', name: 'a.png', url: '/uploads/a.png', location: '/uploads/a.png' }, { id: 'b', path: '/uploads/b.mp4' }];
+	test("Simplify (the default): each file's location once, as path; off: as the service sent it", async () => {
+		const files = [
+			{ id: 'a', name: 'a.png', url: '/uploads/a.png', location: '/uploads/a.png' },
+			{ id: 'b', path: '/uploads/b.mp4' },
+		];
 		api().get(`${API_PATH}/media`).times(2).reply(200, files);
 		const simplified = await runAction({ resource: 'media', operation: 'list', returnAll: true });
-		expect(simplified.output(NODE).map((item) => item.json)).toEqual([{ id: 'a', name: 'a.png', path: '/uploads/a.png' }, { id: 'b', path: '/uploads/b.mp4' }]);
-		const raw = await runAction({ resource: 'media', operation: 'list', returnAll: true, simplify: false });
+		expect(simplified.output(NODE).map((item) => item.json)).toEqual([
+			{ id: 'a', name: 'a.png', path: '/uploads/a.png' },
+			{ id: 'b', path: '/uploads/b.mp4' },
+		]);
+		const raw = await runAction({
+			resource: 'media',
+			operation: 'list',
+			returnAll: true,
+			simplify: false,
+		});
 		expect(raw.output(NODE).map((item) => item.json)).toEqual(files);
 	});
 
 	test('GET /media, a plain array', async () => {
-		const scope = api().get(`${API_PATH}/media`).reply(200, [{ id: 'a' }, { id: 'b' }]);
+		const scope = api()
+			.get(`${API_PATH}/media`)
+			.reply(200, [{ id: 'a' }, { id: 'b' }]);
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
 		expect(result.output(NODE).map((item) => item.json)).toEqual([{ id: 'a' }, { id: 'b' }]);
 		scope.done();

@@ -53,7 +53,13 @@ function slidingLog(limit: number, windowMs: number): Limiter {
  * again; a refused request waits as long as the pacer says, then takes a new slot); a tiny event
  * loop in virtual time. `latencyMs`: from sending to the answer, the limiter deciding halfway.
  */
-function simulate(limiter: Limiter, wholeSeconds: boolean, concurrency: number, items: number, latencyMs = 3) {
+function simulate(
+	limiter: Limiter,
+	wholeSeconds: boolean,
+	concurrency: number,
+	items: number,
+	latencyMs = 3,
+) {
 	const pacer = new RequestPacer();
 	const events: Array<[number, () => void]> = [];
 	const at = (time: number, run: () => void) => events.push([time, run]);
@@ -119,7 +125,16 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 	const cases = limiters.flatMap(([name, make]) =>
 		[false, true].flatMap((whole) =>
 			[1, 10].flatMap((concurrency) =>
-				[3, 30].map((latency) => [`${name}, retryAfter in ${whole ? 'whole seconds' : 'fractions'}, ${concurrency} at once, ${latency} ms latency`, make, whole, concurrency, latency] as const),
+				[3, 30].map(
+					(latency) =>
+						[
+							`${name}, retryAfter in ${whole ? 'whole seconds' : 'fractions'}, ${concurrency} at once, ${latency} ms latency`,
+							make,
+							whole,
+							concurrency,
+							latency,
+						] as const,
+				),
 			),
 		),
 	);
@@ -127,7 +142,9 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		const result = simulate(make(), whole, concurrency, 1000, latency);
 		const rate = 1000 / result.seconds;
 		// eslint-disable-next-line no-console -- the measured rate is the point of reading the log
-		console.log(`${name}: ${rate.toFixed(1)} req/s (${(rate / 20).toFixed(3)}× allowed), 429 ${result.refused} of ${result.sent} (${((100 * result.refused) / result.sent).toFixed(1)} %)`);
+		console.log(
+			`${name}: ${rate.toFixed(1)} req/s (${(rate / 20).toFixed(3)}× allowed), 429 ${result.refused} of ${result.sent} (${((100 * result.refused) / result.sent).toFixed(1)} %)`,
+		);
 		expect(result.early).toBe(0);
 		// Whole seconds, 10 at once: every 429 pauses the run for a whole second (nothing goes out
 		// sooner), and small bursts hide a pace a little too fast for a while, so a few 429s cost up
@@ -136,7 +153,13 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		expect(result.refused / result.sent).toBeLessThanOrEqual(0.05);
 	});
 
-	test.each([false, true].flatMap((whole) => [1, 10].map((concurrency) => [whole ? 'whole seconds' : 'fractions', whole, concurrency] as const)))(
+	test.each(
+		[false, true].flatMap((whole) =>
+			[1, 10].map(
+				(concurrency) => [whole ? 'whole seconds' : 'fractions', whole, concurrency] as const,
+			),
+		),
+	)(
 		'squeezed, then released (a bucket shared from 10 s to 40 s), retryAfter in %s, %i at once: back to the allowed rate within seconds',
 		(_name, whole, concurrency) => {
 			let tokens = 20;
@@ -154,7 +177,9 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 			const result = simulate(limiter, whole, concurrency, 2000);
 			const idealSeconds = 40 + (2000 - 350) / 20;
 			// eslint-disable-next-line no-console -- as above
-			console.log(`squeeze then release, ${whole ? 'whole seconds' : 'fractions'}, ${concurrency} at once: ${result.seconds.toFixed(1)} s (ideal ${idealSeconds}), 429 ${result.refused} of ${result.sent}`);
+			console.log(
+				`squeeze then release, ${whole ? 'whole seconds' : 'fractions'}, ${concurrency} at once: ${result.seconds.toFixed(1)} s (ideal ${idealSeconds}), 429 ${result.refused} of ${result.sent}`,
+			);
 			expect(result.early).toBe(0);
 			expect(idealSeconds / result.seconds).toBeGreaterThanOrEqual(0.67);
 			expect(result.refused / result.sent).toBeLessThanOrEqual(0.05);
@@ -164,7 +189,12 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 	test('a service that refuses everything for a while does not slow the run to a crawl afterwards', () => {
 		let open = false;
 		const bucket = tokenBucket(20, 20);
-		const result = simulate((now) => (open || (open = now > 5000) ? bucket(now) : 1), false, 1, 300);
+		const result = simulate(
+			(now) => (open || (open = now > 5000) ? bucket(now) : 1),
+			false,
+			1,
+			300,
+		);
 		expect(300 / (result.seconds - 5)).toBeGreaterThanOrEqual(18);
 	});
 

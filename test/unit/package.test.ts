@@ -25,14 +25,26 @@ function expectedFiles(): string[] {
 		'LICENSE',
 		'README.md',
 		'package.json',
-		...sources.filter((path) => path.endsWith('.ts')).map((path) => `dist/${path.replace(/\.ts$/, '.js')}`),
-		...sources.filter((path) => path.endsWith('.node.json') || /\.(svg|png)$/.test(path)).map((path) => `dist/${path}`),
+		...sources
+			.filter((path) => path.endsWith('.ts'))
+			.map((path) => `dist/${path.replace(/\.ts$/, '.js')}`),
+		...sources
+			.filter((path) => path.endsWith('.node.json') || /\.(svg|png)$/.test(path))
+			.map((path) => `dist/${path}`),
 		...filesUnder('icons').map((path) => `dist/${path}`),
 	].sort();
 }
 
 const packed: string[] = existsSync(join(ROOT, 'dist'))
-	? (JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ files: Array<{ path: string }> }>)[0].files
+	? (
+			JSON.parse(
+				execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+					cwd: ROOT,
+					encoding: 'utf8',
+					stdio: ['ignore', 'pipe', 'ignore'],
+				}),
+			) as Array<{ files: Array<{ path: string }> }>
+		)[0].files
 			.map((file) => file.path)
 			.sort()
 	: [];
@@ -47,20 +59,37 @@ describe('the npm package', () => {
 	});
 
 	test('holds no test code, TypeScript sources, source maps or environment files', () => {
-		expect(packed.filter((path) => /(^|\/)(test|bench|scripts|examples)\/|\.ts$|\.map$|(^|\/)\.env|\.npmrc$/.test(path))).toEqual([]);
+		expect(
+			packed.filter((path) =>
+				/(^|\/)(test|bench|scripts|examples)\/|\.ts$|\.map$|(^|\/)\.env|\.npmrc$/.test(path),
+			),
+		).toEqual([]);
 	});
 
 	test('every node and credential that package.json registers is in it, with a codex file per node', () => {
-		const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
-		for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) expect(packed).toContain(entry);
+		const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+			n8n: { nodes: string[]; credentials: string[] };
+		};
+		for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials])
+			expect(packed).toContain(entry);
 		for (const node of manifest.n8n.nodes) expect(packed).toContain(node.replace(/\.js$/, '.json'));
 	});
 
 	test('no file in it carries a secret', () => {
-		const secretLike = [API_KEY, OAUTH_TOKEN, /-----BEGIN [A-Z ]*PRIVATE KEY-----/, /\bnpm_[A-Za-z0-9]{36}\b/, /\bgh[pousr]_[A-Za-z0-9]{36}\b/];
+		const secretLike = [
+			API_KEY,
+			OAUTH_TOKEN,
+			/-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+			/\bnpm_[A-Za-z0-9]{36}\b/,
+			/\bgh[pousr]_[A-Za-z0-9]{36}\b/,
+		];
 		const leaks = packed.flatMap((path) => {
 			const text = readFileSync(join(ROOT, path), 'utf8');
-			return secretLike.filter((secret) => (typeof secret === 'string' ? text.includes(secret) : secret.test(text))).map((secret) => `${path}: ${String(secret)}`);
+			return secretLike
+				.filter((secret) =>
+					typeof secret === 'string' ? text.includes(secret) : secret.test(text),
+				)
+				.map((secret) => `${path}: ${String(secret)}`);
 		});
 		expect(leaks).toEqual([]);
 	});

@@ -10,7 +10,12 @@ const channels = [
 	{ id: 'ch_li', name: 'Acme on LinkedIn', identifier: 'linkedin' },
 ];
 
-function capturePost(answer: unknown = [{ postId: 'p_x', integration: 'ch_x' }, { postId: 'p_li', integration: 'ch_li' }]) {
+function capturePost(
+	answer: unknown = [
+		{ postId: 'p_x', integration: 'ch_x' },
+		{ postId: 'p_li', integration: 'ch_li' },
+	],
+) {
 	const sent: { body?: IDataObject } = {};
 	const scope = api()
 		.get(`${API_PATH}/integrations`)
@@ -50,7 +55,11 @@ describe('Post → Create', () => {
 					{ target: 'channel:ch_x', name: 'x:community', value: 'https://x.com/i/communities/1' },
 				],
 			},
-			options: { shortLink: true, tags: 'launch, promo', channelTexts: { text: [{ channel: 'ch_x', text: 'Short one' }] } },
+			options: {
+				shortLink: true,
+				tags: 'launch, promo',
+				channelTexts: { text: [{ channel: 'ch_x', text: 'Short one' }] },
+			},
 		});
 		expect(result.error).toBeUndefined();
 		expect(sent.body).toEqual({
@@ -68,7 +77,12 @@ describe('Post → Create', () => {
 						{ content: 'Short one', image: [{ id: 'med_1', path: '/uploads/a.png' }] },
 						{ content: 'Part two', image: [] },
 					],
-					settings: { who_can_reply_post: 'following', made_with_ai: true, community: 'https://x.com/i/communities/1', __type: 'x' },
+					settings: {
+						who_can_reply_post: 'following',
+						made_with_ai: true,
+						community: 'https://x.com/i/communities/1',
+						__type: 'x',
+					},
 				},
 				{
 					integration: { id: 'ch_li' },
@@ -101,9 +115,24 @@ describe('Post → Create', () => {
 	// Daylight saving: the offset is the one in force at that wall time, not at the same digits read as
 	// UTC. As drafts: these nights of 2026 are past, and a Schedule date in the past is refused.
 	test.each([
-		['Europe/Berlin', '2026-03-29T01:30', '2026-03-29T00:30:00.000Z', 'the night clocks go forward: still CET (+1)'],
-		['Europe/Berlin', '2026-03-29T03:30', '2026-03-29T01:30:00.000Z', 'after the change: CEST (+2)'],
-		['Europe/Berlin', '2026-10-25T01:30', '2026-10-24T23:30:00.000Z', 'the night clocks go back: still CEST (+2)'],
+		[
+			'Europe/Berlin',
+			'2026-03-29T01:30',
+			'2026-03-29T00:30:00.000Z',
+			'the night clocks go forward: still CET (+1)',
+		],
+		[
+			'Europe/Berlin',
+			'2026-03-29T03:30',
+			'2026-03-29T01:30:00.000Z',
+			'after the change: CEST (+2)',
+		],
+		[
+			'Europe/Berlin',
+			'2026-10-25T01:30',
+			'2026-10-24T23:30:00.000Z',
+			'the night clocks go back: still CEST (+2)',
+		],
 		['Europe/Berlin', '2026-10-25T04:00', '2026-10-25T03:00:00.000Z', 'after the change: CET (+1)'],
 		['America/New_York', '2026-03-08T01:30', '2026-03-08T06:30:00.000Z', 'EST before the change'],
 		['America/New_York', '2026-11-01T00:30', '2026-11-01T04:30:00.000Z', 'EDT before the change'],
@@ -151,7 +180,11 @@ describe('Post → Create', () => {
 	});
 
 	test('an unknown channel is refused before posting, listing the connected ones', async () => {
-		const post = api().get(`${API_PATH}/integrations`).reply(200, channels).post(`${API_PATH}/posts`).reply(200, []);
+		const post = api()
+			.get(`${API_PATH}/integrations`)
+			.reply(200, channels)
+			.post(`${API_PATH}/posts`)
+			.reply(200, []);
 		const result = await runAction({ ...base, type: 'now', channels: ['ch_gone'] });
 		expect(result.error?.message).toBe('Channel "ch_gone" is not connected');
 		expect((result.error as { description?: string }).description).toContain('Acme on X (ch_x)');
@@ -171,8 +204,14 @@ describe('Post → Create', () => {
 
 	test('a media file without a path is refused before any request', async () => {
 		const scope = api().get(`${API_PATH}/integrations`).reply(200, channels);
-		const result = await runAction({ ...base, type: 'now', media: { files: [{ source: 'idPath', id: 'med_1', path: '' }] } });
-		expect(result.error?.message).toBe('Media file 1 needs both an ID and a path (got ID "med_1" and no path)');
+		const result = await runAction({
+			...base,
+			type: 'now',
+			media: { files: [{ source: 'idPath', id: 'med_1', path: '' }] },
+		});
+		expect(result.error?.message).toBe(
+			'Media file 1 needs both an ID and a path (got ID "med_1" and no path)',
+		);
 		expect(scope.isDone()).toBe(false);
 		nock.cleanAll();
 	});
@@ -192,7 +231,12 @@ describe('Post → Create', () => {
 		await runAction({
 			...base,
 			type: 'now',
-			settings: { setting: [{ target: 'linkedin', name: 'visibility', value: 'PUBLIC' }, { target: 'ch_x', name: 'community', value: '{"id": 7}' }] },
+			settings: {
+				setting: [
+					{ target: 'linkedin', name: 'visibility', value: 'PUBLIC' },
+					{ target: 'ch_x', name: 'community', value: '{"id": 7}' },
+				],
+			},
 		});
 		expect((sent.body?.posts as IDataObject[]).map((entry) => entry.settings)).toEqual([
 			{ who_can_reply_post: 'everyone', community: { id: 7 }, __type: 'x' },
@@ -214,9 +258,13 @@ describe('Post → Create', () => {
 			.get(`${API_PATH}/integrations`)
 			.reply(200, channels)
 			.post(`${API_PATH}/posts`)
-			.reply(400, { errors: [{ field: 'posts[0].settings.who_can_reply_post', message: 'is required' }] });
+			.reply(400, {
+				errors: [{ field: 'posts[0].settings.who_can_reply_post', message: 'is required' }],
+			});
 		const result = await runAction({ ...base, type: 'now' });
-		expect(result.error?.message).toBe('The service rejected the request: posts[0].settings.who_can_reply_post: is required');
+		expect(result.error?.message).toBe(
+			'The service rejected the request: posts[0].settings.who_can_reply_post: is required',
+		);
 	});
 });
 
@@ -226,7 +274,10 @@ describe('Post → Get Many', () => {
 			.get(`${API_PATH}/posts`)
 			.query({ startDate: '2026-11-01T00:00:00.000Z', endDate: '2026-11-30T23:59:59.000Z' })
 			.reply(200, {
-				posts: [{ id: 'p1', publishDate: '2026-11-05T10:00:00+02:00', settings: '{"__type":"x"}' }, { id: 'p2', settings: 'oops' }],
+				posts: [
+					{ id: 'p1', publishDate: '2026-11-05T10:00:00+02:00', settings: '{"__type":"x"}' },
+					{ id: 'p2', settings: 'oops' },
+				],
 			});
 		const result = await runAction({
 			resource: 'post',
@@ -242,13 +293,26 @@ describe('Post → Get Many', () => {
 	});
 
 	test('a plain array answer', async () => {
-		api().get(`${API_PATH}/posts`).query(true).reply(200, [{ id: 'p1' }]);
-		const result = await runAction({ resource: 'post', operation: 'list', startDate: '2026-11-01', endDate: '2026-11-02' });
+		api()
+			.get(`${API_PATH}/posts`)
+			.query(true)
+			.reply(200, [{ id: 'p1' }]);
+		const result = await runAction({
+			resource: 'post',
+			operation: 'list',
+			startDate: '2026-11-01',
+			endDate: '2026-11-02',
+		});
 		expect(result.output(NODE).map((item) => item.json)).toEqual([{ id: 'p1' }]);
 	});
 
 	test('a bad start date is refused', async () => {
-		const result = await runAction({ resource: 'post', operation: 'list', startDate: '={{ "2026-13-45" }}', endDate: '2026-11-02' });
+		const result = await runAction({
+			resource: 'post',
+			operation: 'list',
+			startDate: '={{ "2026-13-45" }}',
+			endDate: '2026-11-02',
+		});
 		expect(result.error?.message).toBe('"Start Date" is not a valid date: "2026-13-45"');
 	});
 });
@@ -257,17 +321,23 @@ describe('Post → Delete', () => {
 	test.each([
 		['an empty answer', ''],
 		['an object', '{"deleted":true,"group":"g1"}'],
-		['the real backend\'s { error: true }', '{"error":true}'],
+		["the real backend's { error: true }", '{"error":true}'],
 	])('DELETE /posts/:id with %s → { id, deleted: true }, nothing else', async (_shape, body) => {
 		const scope = api().delete(`${API_PATH}/posts/p_1`).reply(200, body);
-		const result = await runAction({ resource: 'post', operation: 'delete', postId: { __rl: true, mode: 'list', value: 'p_1' } });
+		const result = await runAction({
+			resource: 'post',
+			operation: 'delete',
+			postId: { __rl: true, mode: 'list', value: 'p_1' },
+		});
 		expect(result.output(NODE)[0].json).toEqual({ id: 'p_1', deleted: true });
 		scope.done();
 	});
 
-	test('the Post field says what a group is, and that on some instances it is one channel\'s post', () => {
+	test("the Post field says what a group is, and that on some instances it is one channel's post", () => {
 		const field = resources.post.delete.description.find((property) => property.name === 'postId');
-		expect(field?.description).toMatch(/group is what one Post → Create made.*on others \(each channel its own group\) only this channel's post/);
+		expect(field?.description).toMatch(
+			/group is what one Post → Create made.*on others \(each channel its own group\) only this channel's post/,
+		);
 	});
 });
 
@@ -276,15 +346,27 @@ describe('Post → Find Free Slot', () => {
 		['an object', { date: '2026-12-01T10:00:00+01:00' }],
 		['a bare date string', '2026-12-01T09:00:00Z'],
 	])('GET /find-slot/:id answering %s → { channelId, date } in UTC ISO', async (_shape, body) => {
-		const scope = api().get(`${API_PATH}/find-slot/ch_x`).reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
-		const result = await runAction({ resource: 'post', operation: 'findFreeSlot', channel: { __rl: true, mode: 'list', value: 'ch_x' } });
-		expect(result.output(NODE)[0].json).toEqual({ channelId: 'ch_x', date: '2026-12-01T09:00:00.000Z' });
+		const scope = api()
+			.get(`${API_PATH}/find-slot/ch_x`)
+			.reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
+		const result = await runAction({
+			resource: 'post',
+			operation: 'findFreeSlot',
+			channel: { __rl: true, mode: 'list', value: 'ch_x' },
+		});
+		expect(result.output(NODE)[0].json).toEqual({
+			channelId: 'ch_x',
+			date: '2026-12-01T09:00:00.000Z',
+		});
 		scope.done();
 	});
 });
 
 describe('Post → Create: where the media come from (no expressions)', () => {
-	const imageOf = (body: IDataObject | undefined) => (body?.posts as Array<{ value: Array<{ image: unknown }> }>).map((entry) => entry.value[0].image);
+	const imageOf = (body: IDataObject | undefined) =>
+		(body?.posts as Array<{ value: Array<{ image: unknown }> }>).map(
+			(entry) => entry.value[0].image,
+		);
 
 	test('Binary File From Input: one POST /upload (the streaming upload Media → Upload uses), then the post with what it returned', async () => {
 		const order: string[] = [];
@@ -315,42 +397,104 @@ describe('Post → Create: where the media come from (no expressions)', () => {
 				{
 					name: NODE,
 					type: ACTION_NODE_TYPE,
-					parameters: { ...base, authentication: 'apiKey', type: 'now', media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] } },
+					parameters: {
+						...base,
+						authentication: 'apiKey',
+						type: 'now',
+						media: { files: [{ source: 'binary', binaryPropertyName: 'photo' }] },
+					},
 					credentials: { socialContentApi: { id: '1', name: 'c' } },
 				},
 			],
 			{
 				credentials: apiKeyCredentials,
-				input: [{ json: {}, binary: { photo: { data: Buffer.from('png bytes').toString('base64'), mimeType: 'image/png', fileName: 'photo.png' } } as never }],
+				input: [
+					{
+						json: {},
+						binary: {
+							photo: {
+								data: Buffer.from('png bytes').toString('base64'),
+								mimeType: 'image/png',
+								fileName: 'photo.png',
+							},
+						} as never,
+					},
+				],
 			},
 		);
 		expect(result.error).toBeUndefined();
 		expect(order).toEqual(['upload', 'post']);
 		expect(uploaded).toContain('name="file"; filename="photo.png"');
 		expect(uploaded).toContain('png bytes');
-		expect(imageOf(sent.body)).toEqual([[{ id: 'med_up', path: '/uploads/photo.png' }], [{ id: 'med_up', path: '/uploads/photo.png' }]]);
-		scope.done();
-	});
-
-	test.each([
-		['simplified (path)', { id: 'gen_1', status: 'done', outputs: [{ id: 'med_1', path: '/uploads/g1.png' }, { id: 'med_2', path: '/uploads/g2.png' }] }],
-		['not simplified (path and location)', { id: 'gen_1', status: 'done', format: 'slideshow', formatId: 'slideshow', outputs: [{ id: 'med_1', path: '/uploads/g1.png', location: '/uploads/g1.png' }, { id: 'med_2', path: '/uploads/g2.png', location: '/uploads/g2.png' }] }],
-		['as the service sent it (files with url)', { id: 'gen_1', status: 'done', files: [{ id: 'med_1', url: '/uploads/g1.png' }, { id: 'med_2', url: '/uploads/g2.png' }] }],
-	])('Outputs of Input Generation, the generation %s: every output attached, in order', async (_shape, generation) => {
-		const { sent, scope } = capturePost();
-		const result = await runAction({ ...base, type: 'now', media: { files: [{ source: 'generation' }] } }, { items: [generation] });
-		expect(result.error).toBeUndefined();
-		expect(imageOf(sent.body)[0]).toEqual([
-			{ id: 'med_1', path: '/uploads/g1.png' },
-			{ id: 'med_2', path: '/uploads/g2.png' },
+		expect(imageOf(sent.body)).toEqual([
+			[{ id: 'med_up', path: '/uploads/photo.png' }],
+			[{ id: 'med_up', path: '/uploads/photo.png' }],
 		]);
 		scope.done();
 	});
 
+	test.each([
+		[
+			'simplified (path)',
+			{
+				id: 'gen_1',
+				status: 'done',
+				outputs: [
+					{ id: 'med_1', path: '/uploads/g1.png' },
+					{ id: 'med_2', path: '/uploads/g2.png' },
+				],
+			},
+		],
+		[
+			'not simplified (path and location)',
+			{
+				id: 'gen_1',
+				status: 'done',
+				format: 'slideshow',
+				formatId: 'slideshow',
+				outputs: [
+					{ id: 'med_1', path: '/uploads/g1.png', location: '/uploads/g1.png' },
+					{ id: 'med_2', path: '/uploads/g2.png', location: '/uploads/g2.png' },
+				],
+			},
+		],
+		[
+			'as the service sent it (files with url)',
+			{
+				id: 'gen_1',
+				status: 'done',
+				files: [
+					{ id: 'med_1', url: '/uploads/g1.png' },
+					{ id: 'med_2', url: '/uploads/g2.png' },
+				],
+			},
+		],
+	])(
+		'Outputs of Input Generation, the generation %s: every output attached, in order',
+		async (_shape, generation) => {
+			const { sent, scope } = capturePost();
+			const result = await runAction(
+				{ ...base, type: 'now', media: { files: [{ source: 'generation' }] } },
+				{ items: [generation] },
+			);
+			expect(result.error).toBeUndefined();
+			expect(imageOf(sent.body)[0]).toEqual([
+				{ id: 'med_1', path: '/uploads/g1.png' },
+				{ id: 'med_2', path: '/uploads/g2.png' },
+			]);
+			scope.done();
+		},
+	);
+
 	test('Outputs of Input Generation after Start Generation without waiting: says to wait, nothing sent', async () => {
 		const scope = api().get(`${API_PATH}/integrations`).reply(200, channels);
-		const result = await runAction({ ...base, type: 'now', media: { files: [{ source: 'generation' }] } }, { items: [{ id: 'gen_1', status: 'queued', outputs: [] }] });
-		expect(result.error?.message).toBe('Media file 1: the input item is not a finished generation with outputs (its status is "queued")');
+		const result = await runAction(
+			{ ...base, type: 'now', media: { files: [{ source: 'generation' }] } },
+			{ items: [{ id: 'gen_1', status: 'queued', outputs: [] }] },
+		);
+		expect(result.error?.message).toBe(
+			'Media file 1: the input item is not a finished generation with outputs (its status is "queued")',
+		);
 		expect((result.error as { description?: string }).description).toContain('Wait for Completion');
 		expect(scope.isDone()).toBe(false);
 		nock.cleanAll();
@@ -364,7 +508,11 @@ describe('Post → Create: where the media come from (no expressions)', () => {
 			.get(`${API_PATH}/media`)
 			.query({ page: 2 })
 			.reply(200, { pages: 2, results: [{ id: 'med_b', url: '/uploads/b.mp4' }] });
-		const result = await runAction({ ...base, type: 'now', media: { files: [{ source: 'library', mediaId: 'med_b' }] } });
+		const result = await runAction({
+			...base,
+			type: 'now',
+			media: { files: [{ source: 'library', mediaId: 'med_b' }] },
+		});
 		expect(result.error).toBeUndefined();
 		expect(imageOf(sent.body)[0]).toEqual([{ id: 'med_b', path: '/uploads/b.mp4' }]);
 		scope.done();
@@ -377,9 +525,19 @@ describe('Post → Create: where the media come from (no expressions)', () => {
 			{
 				...base,
 				type: 'now',
-				media: { files: [{ source: 'library', mediaId: 'med_lib' }, { source: 'generation' }, { source: 'idPath', id: 'med_x', path: '/uploads/x.png' }] },
+				media: {
+					files: [
+						{ source: 'library', mediaId: 'med_lib' },
+						{ source: 'generation' },
+						{ source: 'idPath', id: 'med_x', path: '/uploads/x.png' },
+					],
+				},
 			},
-			{ items: [{ id: 'gen_1', status: 'done', outputs: [{ id: 'med_g', path: '/uploads/g.png' }] }] },
+			{
+				items: [
+					{ id: 'gen_1', status: 'done', outputs: [{ id: 'med_g', path: '/uploads/g.png' }] },
+				],
+			},
 		);
 		expect(imageOf(sent.body)[0]).toEqual([
 			{ id: 'med_lib', path: '/uploads/lib.png' },

@@ -7,20 +7,34 @@ const PING = `${API_PATH}/agents/ping`;
 describe('per-item loop, pairing and errors', () => {
 	test('one output item per input item, each paired with its input', async () => {
 		const scope = api().get(PING).times(3).reply(200, { ok: true });
-		const result = await runAction({ resource: 'account', operation: 'checkConnection' }, { items: [{}, {}, {}] });
-		expect(result.output(NODE)).toEqual([0, 1, 2].map((item) => ({ json: { ok: true }, pairedItem: { item } })));
+		const result = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ items: [{}, {}, {}] },
+		);
+		expect(result.output(NODE)).toEqual(
+			[0, 1, 2].map((item) => ({ json: { ok: true }, pairedItem: { item } })),
+		);
 		scope.done();
 	});
 
 	test('without continueOnFail, the first failure stops the node and names the item', async () => {
 		api().get(PING).reply(200, { ok: true }).get(PING).reply(401, {});
-		const result = await runAction({ resource: 'account', operation: 'checkConnection' }, { items: [{}, {}, {}] });
+		const result = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ items: [{}, {}, {}] },
+		);
 		expect(result.error?.message).toContain('401');
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
 	});
 
 	test('continueOnFail (continueRegularOutput): failed items become error items in place', async () => {
-		api().get(PING).reply(200, { ok: true }).get(PING).reply(402, {}).get(PING).reply(200, { ok: true });
+		api()
+			.get(PING)
+			.reply(200, { ok: true })
+			.get(PING)
+			.reply(402, {})
+			.get(PING)
+			.reply(200, { ok: true });
 		const result = await runAction(
 			{ resource: 'account', operation: 'checkConnection' },
 			{ items: [{}, {}, {}], onError: 'continueRegularOutput' },
@@ -29,23 +43,35 @@ describe('per-item loop, pairing and errors', () => {
 		const items = result.output(NODE);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json).toEqual({ ok: true });
-		expect(items[1].json).toEqual({ error: 'Not enough credits for this request. Nothing was reserved or charged' });
+		expect(items[1].json).toEqual({
+			error: 'Not enough credits for this request. Nothing was reserved or charged',
+		});
 		expect(items[1].error?.description).toContain('Add credits');
 		expect(items[2].json).toEqual({ ok: true });
 	});
 
-	test('error output: a failed generation\'s item, which keeps its generationId, goes to the second output too', async () => {
+	test("error output: a failed generation's item, which keeps its generationId, goes to the second output too", async () => {
 		api()
 			.post(`${API_PATH}/studio/generations`)
 			.reply(200, { id: 'gen_f', status: 'queued' })
 			.get(`${API_PATH}/studio/generations/gen_f`)
 			.reply(200, { id: 'gen_f', status: 'failed', error: 'bad prompt' });
-		const result = await runAction(startGeneration('image_fast', { prompt: 'x' }, { waitForCompletion: true, pollInterval: 0.1 }), {
-			onError: 'continueErrorOutput',
-		});
+		const result = await runAction(
+			startGeneration(
+				'image_fast',
+				{ prompt: 'x' },
+				{ waitForCompletion: true, pollInterval: 0.1 },
+			),
+			{
+				onError: 'continueErrorOutput',
+			},
+		);
 		expect(result.output(NODE, 0)).toEqual([]);
 		expect(result.output(NODE, 1).map((item) => item.json)).toEqual([
-			{ error: 'Generation gen_f failed: bad prompt', details: { generationId: 'gen_f', description: expect.any(String) } },
+			{
+				error: 'Generation gen_f failed: bad prompt',
+				details: { generationId: 'gen_f', description: expect.any(String) },
+			},
 		]);
 	});
 
@@ -91,7 +117,12 @@ describe('per-item loop, pairing and errors', () => {
 				return [200, { text }];
 			});
 		const result = await runAction(
-			{ resource: 'hook', operation: 'score', text: '={{ $json.n }}', requestOptions: { concurrency: 4 } },
+			{
+				resource: 'hook',
+				operation: 'score',
+				text: '={{ $json.n }}',
+				requestOptions: { concurrency: 4 },
+			},
 			{ items: Array.from({ length: 12 }, (_, n) => ({ n: String(n) })) },
 		);
 		expect(result.output(NODE).map((item) => [item.json.text, item.pairedItem])).toEqual(
@@ -137,17 +168,25 @@ describe('per-item loop, pairing and errors', () => {
 			.delay(20)
 			.reply(() => {
 				n++;
-				return n === 3 ? [400, { msg: 'input.hook: too long' }] : [200, { id: `gen_${n}`, status: 'queued', credits: 1 }];
+				return n === 3
+					? [400, { msg: 'input.hook: too long' }]
+					: [200, { id: `gen_${n}`, status: 'queued', credits: 1 }];
 			});
 		const result = await runAction(
 			startGeneration('wall_of_text', { hook: 'x' }, { requestOptions: { concurrency: 2 } }),
 			{ items: Array.from({ length: 5 }, () => ({})) },
 		);
-		const error = result.error as { message: string; description?: string; context?: { createdIds?: string[] } };
+		const error = result.error as {
+			message: string;
+			description?: string;
+			context?: { createdIds?: string[] };
+		};
 		expect(error.message).toBe('The service rejected the request: input.hook: too long');
 		// Items 0 and 1 were done, item 3 was in flight beside the failed item 2; item 4 was never sent.
 		expect(error.context?.createdIds).toEqual(['item 0: gen_1', 'item 1: gen_2', 'item 3: gen_4']);
-		expect(error.description).toContain('Already created by this run before it stopped (3; running the node again creates them again): item 0: gen_1, item 1: gen_2, item 3: gen_4.');
+		expect(error.description).toContain(
+			'Already created by this run before it stopped (3; running the node again creates them again): item 0: gen_1, item 1: gen_2, item 3: gen_4.',
+		);
 		expect(error.description).toContain('do not use "Retry On Fail" here');
 		expect(n).toBe(4);
 		expect(scope.isDone()).toBe(false);
@@ -156,8 +195,10 @@ describe('per-item loop, pairing and errors', () => {
 
 	test('a read that fails mid-batch does not list anything as created', async () => {
 		api().get(PING).reply(200, { id: 'x', ok: true }).get(PING).reply(401, {});
-		const result = await runAction({ resource: 'account', operation: 'checkConnection' }, { items: [{}, {}] });
+		const result = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ items: [{}, {}] },
+		);
 		expect((result.error as { description?: string }).description).not.toContain('Already created');
 	});
 });
-

@@ -49,7 +49,18 @@ function poisoned(extra: IDataObject = {}): IDataObject {
 }
 
 const channel = { __rl: true, mode: 'id', value: 'ch_x' };
-const binaryItem = [{ json: {}, binary: { data: { data: Buffer.from('png').toString('base64'), mimeType: 'image/png', fileName: 'p.png' } } }];
+const binaryItem = [
+	{
+		json: {},
+		binary: {
+			data: {
+				data: Buffer.from('png').toString('base64'),
+				mimeType: 'image/png',
+				fileName: 'p.png',
+			},
+		},
+	},
+];
 
 /** Each operation with parameters that make it send its request(s). */
 const OPERATIONS: Record<string, { parameters: IDataObject; items?: IDataObject[] }> = {
@@ -58,8 +69,12 @@ const OPERATIONS: Record<string, { parameters: IDataObject; items?: IDataObject[
 	'hook.score': { parameters: { text: 'Stop: read this' } },
 	'hook.generate': { parameters: { topic: 'tea', count: 2 } },
 	'studio.listFormats': { parameters: { simplify: false } },
-	'studio.startGeneration': { parameters: startGeneration('wall_of_text', { hook: 'x' }) as IDataObject },
-	'studio.getGeneration': { parameters: { generationId: { __rl: true, mode: 'id', value: 'gen_1' }, simplify: false } },
+	'studio.startGeneration': {
+		parameters: startGeneration('wall_of_text', { hook: 'x' }) as IDataObject,
+	},
+	'studio.getGeneration': {
+		parameters: { generationId: { __rl: true, mode: 'id', value: 'gen_1' }, simplify: false },
+	},
 	'studio.listGenerations': { parameters: { returnAll: true, simplify: false } },
 	'studio.getCredits': { parameters: {} },
 	'channel.list': { parameters: { simplify: false } },
@@ -67,12 +82,19 @@ const OPERATIONS: Record<string, { parameters: IDataObject; items?: IDataObject[
 	'channel.isConnected': { parameters: {} },
 	'channel.disconnect': { parameters: { channel } },
 	'channel.getAnalytics': { parameters: { channel } },
-	'channel.getPostAnalytics': { parameters: { postId: { __rl: true, mode: 'id', value: 'post_1' } } },
+	'channel.getPostAnalytics': {
+		parameters: { postId: { __rl: true, mode: 'id', value: 'post_1' } },
+	},
 	'media.upload': { parameters: { binaryPropertyName: 'data' }, items: binaryItem },
 	'media.importFromUrl': { parameters: { url: 'https://example.com/a.png' } },
 	'media.list': { parameters: { returnAll: true, simplify: false } },
 	'post.create': {
-		parameters: { type: 'now', channels: ['ch_x'], content: { parts: [{ text: 'Hello there' }] }, media: { files: [{ source: 'binary', binaryPropertyName: 'data' }] } },
+		parameters: {
+			type: 'now',
+			channels: ['ch_x'],
+			content: { parts: [{ text: 'Hello there' }] },
+			media: { files: [{ source: 'binary', binaryPropertyName: 'data' }] },
+		},
 		items: binaryItem,
 	},
 	'post.list': { parameters: { startDate: '2026-11-01', endDate: '2026-12-31' } },
@@ -100,24 +122,40 @@ function serviceAnswering(status: number) {
 
 describe('no secret of the service reaches an item', () => {
 	test('the table covers every operation', () => {
-		const operations = Object.entries(resources).flatMap(([resource, operations]) => Object.keys(operations).map((operation) => `${resource}.${operation}`));
+		const operations = Object.entries(resources).flatMap(([resource, operations]) =>
+			Object.keys(operations).map((operation) => `${resource}.${operation}`),
+		);
 		expect(Object.keys(OPERATIONS).sort()).toEqual(operations.sort());
 	});
 
 	test('withoutSecrets removes each spelling at any depth and keeps everything else', () => {
 		expect(withoutSecrets(poisoned())).toEqual({
-			id: 'rec_1', postId: 'post_1', name: 'Record', identifier: 'x', status: 'done', path: '/uploads/a.png', url: 'https://app.example.com/connect',
-			date: '2026-12-01T10:00:00.000Z', credits: 3, score: 80, connected: true,
-			integration: { id: 'ch_x', name: 'X' }, nested: { list: [{ id: 'inner' }] },
+			id: 'rec_1',
+			postId: 'post_1',
+			name: 'Record',
+			identifier: 'x',
+			status: 'done',
+			path: '/uploads/a.png',
+			url: 'https://app.example.com/connect',
+			date: '2026-12-01T10:00:00.000Z',
+			credits: 3,
+			score: 80,
+			connected: true,
+			integration: { id: 'ch_x', name: 'X' },
+			nested: { list: [{ id: 'inner' }] },
 		});
-		expect(['tokens', 'tokenExpiration', 'secretary', 'passwordHint'].filter(isSecretField)).toEqual([]);
+		expect(
+			['tokens', 'tokenExpiration', 'secretary', 'passwordHint'].filter(isSecretField),
+		).toEqual([]);
 	});
 
 	test.each(Object.keys(OPERATIONS))('%s: its output items hold none', async (key) => {
 		const [resource, operation] = key.split('.');
 		const { parameters, items } = OPERATIONS[key];
 		serviceAnswering(200);
-		const result = await runAction({ resource, operation, ...parameters } as INodeParameters, { items: items ?? [{}] });
+		const result = await runAction({ resource, operation, ...parameters } as INodeParameters, {
+			items: items ?? [{}],
+		});
 		expect(result.error).toBeUndefined();
 		const output = result.output(NODE);
 		expect(output.length).toBeGreaterThan(0);
@@ -128,16 +166,27 @@ describe('no secret of the service reaches an item', () => {
 		const [resource, operation] = key.split('.');
 		const { parameters, items } = OPERATIONS[key];
 		serviceAnswering(400);
-		const result = await runAction({ resource, operation, ...parameters } as INodeParameters, { items: items ?? [{}], onError: 'continueRegularOutput' });
+		const result = await runAction({ resource, operation, ...parameters } as INodeParameters, {
+			items: items ?? [{}],
+			onError: 'continueRegularOutput',
+		});
 		expect(result.error).toBeUndefined();
 		const [failed] = result.output(NODE);
 		expect(failed.json.error).toEqual(expect.any(String));
 		const error = failed.error as Error & { description?: string; context?: unknown };
-		const shown = [JSON.stringify(failed.json), error.message, error.description ?? '', JSON.stringify(error), JSON.stringify(error.context ?? {})].join('\n');
+		const shown = [
+			JSON.stringify(failed.json),
+			error.message,
+			error.description ?? '',
+			JSON.stringify(error),
+			JSON.stringify(error.context ?? {}),
+		].join('\n');
 		expect(leaked(shown)).toEqual([]);
 		// Without the node's error output: the error n8n shows for the run.
 		serviceAnswering(400);
-		const stopped = await runAction({ resource, operation, ...parameters } as INodeParameters, { items: items ?? [{}] });
+		const stopped = await runAction({ resource, operation, ...parameters } as INodeParameters, {
+			items: items ?? [{}],
+		});
 		expect(stopped.error).toBeDefined();
 		expect(leaked(errorText(stopped))).toEqual([]);
 	});

@@ -3,7 +3,14 @@
  * so each plausible form must give the same output.
  */
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
-import { FORMAT_INPUT_SHAPES, FORMAT_SHAPES, LIST_SHAPES, PAGE_SHAPES, POST_RECORD_SHAPES, type PostFacts } from '../helpers/shapeGuesses';
+import {
+	FORMAT_INPUT_SHAPES,
+	FORMAT_SHAPES,
+	LIST_SHAPES,
+	PAGE_SHAPES,
+	POST_RECORD_SHAPES,
+	type PostFacts,
+} from '../helpers/shapeGuesses';
 import { API_PATH, api, apiKeyCredentials, NODE, runAction } from '../helpers/fixtures';
 import { ACTION_NODE_TYPE, loadOptionsContextFor, poll, triggerWorkflow } from '../helpers/harness';
 
@@ -12,14 +19,22 @@ const pageCases = Object.entries(PAGE_SHAPES.shapes);
 
 describe(`list answers (${LIST_SHAPES.spec.length} "not shown" in the spec)`, () => {
 	test.each(listCases)('Studio → Get Many Generations answering %s', async (_shape, wrap) => {
-		const scope = api().get(`${API_PATH}/studio/generations`).reply(200, wrap([{ id: 'gen_a' }, { id: 'gen_b' }], 'generations') as object);
-		const result = await runAction({ resource: 'studio', operation: 'listGenerations', returnAll: true });
+		const scope = api()
+			.get(`${API_PATH}/studio/generations`)
+			.reply(200, wrap([{ id: 'gen_a' }, { id: 'gen_b' }], 'generations') as object);
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'listGenerations',
+			returnAll: true,
+		});
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['gen_a', 'gen_b']);
 		scope.done();
 	});
 
 	test.each(listCases)('Media → List answering %s', async (_shape, wrap) => {
-		const scope = api().get(`${API_PATH}/media`).reply(200, wrap([{ id: 'med_a' }, { id: 'med_b' }], 'media') as object);
+		const scope = api()
+			.get(`${API_PATH}/media`)
+			.reply(200, wrap([{ id: 'med_a' }, { id: 'med_b' }], 'media') as object);
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['med_a', 'med_b']);
 		scope.done();
@@ -42,12 +57,22 @@ describe('paged answers: Return All follows every page, Limit stops early', () =
 		scope.done();
 	});
 
-	test.each(pageCases)('Media → List with Limit 1, pages as %s: one request', async (_shape, page) => {
-		const scope = api().get(`${API_PATH}/media`).reply(200, page([{ id: 'a' }, { id: 'b' }], 1, 3) as object);
-		const result = await runAction({ resource: 'media', operation: 'list', returnAll: false, limit: 1 });
-		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a']);
-		scope.done();
-	});
+	test.each(pageCases)(
+		'Media → List with Limit 1, pages as %s: one request',
+		async (_shape, page) => {
+			const scope = api()
+				.get(`${API_PATH}/media`)
+				.reply(200, page([{ id: 'a' }, { id: 'b' }], 1, 3) as object);
+			const result = await runAction({
+				resource: 'media',
+				operation: 'list',
+				returnAll: false,
+				limit: 1,
+			});
+			expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a']);
+			scope.done();
+		},
+	);
 });
 
 describe('paging the service gets wrong or does its own way', () => {
@@ -86,16 +111,31 @@ describe('paging the service gets wrong or does its own way', () => {
 describe('format records: every id name × price name × price form × container gives id and price', () => {
 	// A map keys records by id, so there the record names no id of its own.
 	const cases = Object.entries(FORMAT_SHAPES.containers).flatMap(([container, contain]) =>
-		(container === 'a map of id → record' ? ['(the key)'] : FORMAT_SHAPES.idNames).flatMap((idName) =>
-			FORMAT_SHAPES.priceNames.flatMap((priceName) =>
-				FORMAT_SHAPES.priceValues.map((priceValue) => [`${container}, ${idName}, ${priceName}: ${JSON.stringify(priceValue)}`, contain, idName, priceName, priceValue] as const),
-			),
+		(container === 'a map of id → record' ? ['(the key)'] : FORMAT_SHAPES.idNames).flatMap(
+			(idName) =>
+				FORMAT_SHAPES.priceNames.flatMap((priceName) =>
+					FORMAT_SHAPES.priceValues.map(
+						(priceValue) =>
+							[
+								`${container}, ${idName}, ${priceName}: ${JSON.stringify(priceValue)}`,
+								contain,
+								idName,
+								priceName,
+								priceValue,
+							] as const,
+					),
+				),
 		),
 	);
 
 	test.each(cases)('%s', async (_name, contain, idName, priceName, priceValue) => {
-		const record = { [idName === '(the key)' ? 'id' : idName]: 'image_fast', [priceName]: priceValue };
-		const scope = api().get(`${API_PATH}/studio/formats`).reply(200, contain([record]) as object);
+		const record = {
+			[idName === '(the key)' ? 'id' : idName]: 'image_fast',
+			[priceName]: priceValue,
+		};
+		const scope = api()
+			.get(`${API_PATH}/studio/formats`)
+			.reply(200, contain([record]) as object);
 		const result = await runAction({ resource: 'studio', operation: 'listFormats' });
 		expect(result.output(NODE)[0].json).toMatchObject({ id: 'image_fast', price: 3 });
 		scope.done();
@@ -105,17 +145,29 @@ describe('format records: every id name × price name × price form × container
 describe('format inputs: every shape gives the same fields in Start Generation', () => {
 	const node = new SocialContent();
 	test.each(Object.entries(FORMAT_INPUT_SHAPES.shapes))('%s', async (shape, inputs) => {
-		api().get(`${API_PATH}/studio/formats`).reply(200, [{ id: 'video_clip', inputs }]);
+		api()
+			.get(`${API_PATH}/studio/formats`)
+			.reply(200, [{ id: 'video_clip', inputs }]);
 		const context = loadOptionsContextFor(
 			ACTION_NODE_TYPE,
-			{ authentication: 'apiKey', resource: 'studio', operation: 'startGeneration', format: { __rl: true, mode: 'id', value: 'video_clip' } },
+			{
+				authentication: 'apiKey',
+				resource: 'studio',
+				operation: 'startGeneration',
+				format: { __rl: true, mode: 'id', value: 'video_clip' },
+			},
 			apiKeyCredentials,
 			{ socialContentApi: { id: '1', name: 'c' } },
 		);
 		const { fields } = await node.methods.resourceMapping.getFormatInputs.call(context);
-		expect(fields.map(({ id, displayName }) => [id, displayName])).toEqual([['prompt', 'Prompt'], ['seconds', 'Seconds']]);
+		expect(fields.map(({ id, displayName }) => [id, displayName])).toEqual([
+			['prompt', 'Prompt'],
+			['seconds', 'Seconds'],
+		]);
 		const saysMore = !/names|comma|→ type/.test(shape);
-		expect(fields.map((field) => field.required)).toEqual(saysMore ? [true, false] : [false, false]);
+		expect(fields.map((field) => field.required)).toEqual(
+			saysMore ? [true, false] : [false, false],
+		);
 		// A list of names says no type: the field is untyped (its text is read as typed).
 		expect(fields[1].type).toBe(/names|comma/.test(shape) ? undefined : 'number');
 	});
@@ -125,15 +177,51 @@ describe('post records: every shape gives the same trigger item (Fetch Test Even
 	const channel = { id: 'ch_x', name: 'Acme on X', identifier: 'x' };
 	const dateMs = Date.parse('2026-11-20T10:00:00.000Z');
 	const posts: PostFacts[] = [
-		{ id: 'p_out', status: 'published', content: 'Launch day', dateMs, channel, url: 'https://x.com/acme/status/1', publishedMs: dateMs },
-		{ id: 'p_failed', status: 'failed', content: 'Second', dateMs: dateMs - 60_000, channel, error: 'duplicate content' },
+		{
+			id: 'p_out',
+			status: 'published',
+			content: 'Launch day',
+			dateMs,
+			channel,
+			url: 'https://x.com/acme/status/1',
+			publishedMs: dateMs,
+		},
+		{
+			id: 'p_failed',
+			status: 'failed',
+			content: 'Second',
+			dateMs: dateMs - 60_000,
+			channel,
+			error: 'duplicate content',
+		},
 	];
-	test.each(Object.entries(POST_RECORD_SHAPES.shapes) as Array<[string, (post: PostFacts) => object]>)('%s', async (_shape, record) => {
-		api().get(`${API_PATH}/posts`).query(true).times(2).reply(200, { posts: posts.map((post) => record(post)) });
+	test.each(
+		Object.entries(POST_RECORD_SHAPES.shapes) as Array<[string, (post: PostFacts) => object]>,
+	)('%s', async (_shape, record) => {
+		api()
+			.get(`${API_PATH}/posts`)
+			.query(true)
+			.times(2)
+			.reply(200, { posts: posts.map((post) => record(post)) });
 		api().get(`${API_PATH}/integrations`).reply(200, [channel]);
-		const published = await poll(triggerWorkflow({ events: ['postPublished'] }), apiKeyCredentials, 'manual');
-		expect(published?.[0][0].json).toMatchObject({ id: 'p_out', state: 'published', channel: { id: 'ch_x', name: 'Acme on X', network: 'x' }, date: '2026-11-20T10:00:00.000Z', url: 'https://x.com/acme/status/1', text: 'Launch day' });
-		const failed = await poll(triggerWorkflow({ events: ['postFailed'] }), apiKeyCredentials, 'manual');
+		const published = await poll(
+			triggerWorkflow({ events: ['postPublished'] }),
+			apiKeyCredentials,
+			'manual',
+		);
+		expect(published?.[0][0].json).toMatchObject({
+			id: 'p_out',
+			state: 'published',
+			channel: { id: 'ch_x', name: 'Acme on X', network: 'x' },
+			date: '2026-11-20T10:00:00.000Z',
+			url: 'https://x.com/acme/status/1',
+			text: 'Launch day',
+		});
+		const failed = await poll(
+			triggerWorkflow({ events: ['postFailed'] }),
+			apiKeyCredentials,
+			'manual',
+		);
 		expect(failed?.[0][0].json).toMatchObject({ id: 'p_failed', state: 'failed', url: null });
 	});
 });

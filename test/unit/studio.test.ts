@@ -23,15 +23,22 @@ describe('Studio → Get Many Formats', () => {
 	test.each([
 		['an array', formats],
 		['a wrapper', { formats }],
-	])('GET /studio/formats answering %s → one item per format with id, name, price', async (_shape, body) => {
-		const scope = api().get(`${API_PATH}/studio/formats`).reply(200, body);
-		const result = await runAction({ resource: 'studio', operation: 'listFormats', simplify: false });
-		expect(result.output(NODE).map((item) => item.json)).toEqual([
-			{ ...formats[0], price: 2 },
-			{ ...formats[1], price: 10 },
-		]);
-		scope.done();
-	});
+	])(
+		'GET /studio/formats answering %s → one item per format with id, name, price',
+		async (_shape, body) => {
+			const scope = api().get(`${API_PATH}/studio/formats`).reply(200, body);
+			const result = await runAction({
+				resource: 'studio',
+				operation: 'listFormats',
+				simplify: false,
+			});
+			expect(result.output(NODE).map((item) => item.json)).toEqual([
+				{ ...formats[0], price: 2 },
+				{ ...formats[1], price: 10 },
+			]);
+			scope.done();
+		},
+	);
 
 	test('Simplify (the default): id, name, price once, and the inputs read into fields', async () => {
 		api().get(`${API_PATH}/studio/formats`).reply(200, formats);
@@ -48,9 +55,15 @@ describe('Studio → Get Many Formats', () => {
 	});
 
 	test('a map of id → record, with the price under another name', async () => {
-		api().get(`${API_PATH}/studio/formats`).reply(200, { image_fast: { label: 'Fast image', price: '1' } });
+		api()
+			.get(`${API_PATH}/studio/formats`)
+			.reply(200, { image_fast: { label: 'Fast image', price: '1' } });
 		const result = await runAction({ resource: 'studio', operation: 'listFormats' });
-		expect(result.output(NODE)[0].json).toMatchObject({ id: 'image_fast', name: 'Fast image', price: 1 });
+		expect(result.output(NODE)[0].json).toMatchObject({
+			id: 'image_fast',
+			name: 'Fast image',
+			price: 1,
+		});
 	});
 });
 
@@ -68,7 +81,12 @@ describe('Studio → Start Generation', () => {
 			]),
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.output(NODE)[0].json).toEqual({ id: 'gen_9', status: 'queued', credits: 2, outputs: [] });
+		expect(result.output(NODE)[0].json).toEqual({
+			id: 'gen_9',
+			status: 'queued',
+			credits: 2,
+			outputs: [],
+		});
 		scope.done();
 	});
 
@@ -83,38 +101,83 @@ describe('Studio → Start Generation', () => {
 		nock.cleanAll();
 	});
 
-	test('Map Automatically: the input item\'s fields named like the format\'s inputs', async () => {
-		const scope = api().post(GEN, { formatId: 'image_fast', input: { prompt: 'from the item' } }).reply(200, { id: 'gen_a', status: 'queued' });
-		const inputs = { ...(formatInputs({}, [{ id: 'prompt', required: true }]) as IDataObject), mappingMode: 'autoMapInputData' };
-		const result = await runAction({ ...startGeneration('image_fast', {}), inputs } as INodeParameters, {
-			items: [{ prompt: 'from the item', unrelated: 1 }],
-		});
+	test("Map Automatically: the input item's fields named like the format's inputs", async () => {
+		const scope = api()
+			.post(GEN, { formatId: 'image_fast', input: { prompt: 'from the item' } })
+			.reply(200, { id: 'gen_a', status: 'queued' });
+		const inputs = {
+			...(formatInputs({}, [{ id: 'prompt', required: true }]) as IDataObject),
+			mappingMode: 'autoMapInputData',
+		};
+		const result = await runAction(
+			{ ...startGeneration('image_fast', {}), inputs } as INodeParameters,
+			{
+				items: [{ prompt: 'from the item', unrelated: 1 }],
+			},
+		);
 		expect(result.error).toBeUndefined();
 		scope.done();
 	});
 
 	test.each([
-		['Name/Value Pairs', { inputMode: 'pairs', otherInputs: { input: [{ name: 'hook', value: 'Stop' }, { name: 'lines', value: '12' }, { name: 'dark', value: 'true' }] } }, { hook: 'Stop', lines: 12, dark: true }],
-		['JSON', { inputMode: 'json', inputJson: '{"hook": "Stop", "lines": 12}' }, { hook: 'Stop', lines: 12 }],
+		[
+			'Name/Value Pairs',
+			{
+				inputMode: 'pairs',
+				otherInputs: {
+					input: [
+						{ name: 'hook', value: 'Stop' },
+						{ name: 'lines', value: '12' },
+						{ name: 'dark', value: 'true' },
+					],
+				},
+			},
+			{ hook: 'Stop', lines: 12, dark: true },
+		],
+		[
+			'JSON',
+			{ inputMode: 'json', inputJson: '{"hook": "Stop", "lines": 12}' },
+			{ hook: 'Stop', lines: 12 },
+		],
 		['JSON, left at its default ({})', { inputMode: 'json' }, {}],
 	])('Inputs as %s', async (_mode, parameters, input) => {
-		const scope = api().post(GEN, { formatId: 'wall_of_text', input }).reply(200, { id: 'gen_j', status: 'queued' });
-		const result = await runAction({ ...startGeneration('wall_of_text', {}), ...parameters } as INodeParameters);
+		const scope = api()
+			.post(GEN, { formatId: 'wall_of_text', input })
+			.reply(200, { id: 'gen_j', status: 'queued' });
+		const result = await runAction({
+			...startGeneration('wall_of_text', {}),
+			...parameters,
+		} as INodeParameters);
 		expect(result.error).toBeUndefined();
 		scope.done();
 	});
 
 	test('Simplify off: the start answer with every field', async () => {
-		api().post(GEN).reply(200, { id: 'gen_r', status: 'queued', credits: 2, formatId: 'wall_of_text' });
-		const result = await runAction(startGeneration('wall_of_text', { hook: 'x' }, { simplify: false }));
-		expect(result.output(NODE)[0].json).toEqual({ id: 'gen_r', status: 'queued', credits: 2, formatId: 'wall_of_text', format: 'wall_of_text', outputs: [] });
+		api()
+			.post(GEN)
+			.reply(200, { id: 'gen_r', status: 'queued', credits: 2, formatId: 'wall_of_text' });
+		const result = await runAction(
+			startGeneration('wall_of_text', { hook: 'x' }, { simplify: false }),
+		);
+		expect(result.output(NODE)[0].json).toEqual({
+			id: 'gen_r',
+			status: 'queued',
+			credits: 2,
+			formatId: 'wall_of_text',
+			format: 'wall_of_text',
+			outputs: [],
+		});
 	});
 
 	test('Max Credits: refuses before starting when the format costs more', async () => {
 		api().get(`${API_PATH}/studio/formats`).reply(200, formats);
 		const start = api().post(GEN).reply(200, { id: 'never' });
-		const result = await runAction(startGeneration('slideshow', { hook: 'x' }, { options: { maxCredits: 5 } }));
-		expect(result.error?.message).toBe('Format "slideshow" costs 10 credits, more than Max Credits (5)');
+		const result = await runAction(
+			startGeneration('slideshow', { hook: 'x' }, { options: { maxCredits: 5 } }),
+		);
+		expect(result.error?.message).toBe(
+			'Format "slideshow" costs 10 credits, more than Max Credits (5)',
+		);
 		expect(start.isDone()).toBe(false);
 	});
 
@@ -124,7 +187,9 @@ describe('Studio → Start Generation', () => {
 			.reply(200, formats)
 			.post(GEN)
 			.reply(200, { id: 'gen_2', status: 'queued', credits: 2 });
-		const result = await runAction(startGeneration('wall_of_text', { hook: 'x' }, { options: { maxCredits: 5 } }));
+		const result = await runAction(
+			startGeneration('wall_of_text', { hook: 'x' }, { options: { maxCredits: 5 } }),
+		);
 		expect(result.output(NODE)[0].json.id).toBe('gen_2');
 		scope.done();
 	});
@@ -175,14 +240,22 @@ describe('Studio → Start Generation', () => {
 			.reply(200, { id: 'gen_f', status: 'queued', credits: 2 })
 			.get(`${GEN}/gen_f`)
 			.reply(200, { id: 'gen_f', status: 'failed', error: 'model overloaded' });
-		const result = await runAction(startGeneration('wall_of_text', { hook: 'x' }, { waitForCompletion: true, pollInterval: 0.1 }), {
-			onError: 'continueRegularOutput',
-		});
+		const result = await runAction(
+			startGeneration(
+				'wall_of_text',
+				{ hook: 'x' },
+				{ waitForCompletion: true, pollInterval: 0.1 },
+			),
+			{
+				onError: 'continueRegularOutput',
+			},
+		);
 		expect(result.output(NODE)[0].json).toEqual({
 			error: 'Generation gen_f failed: model overloaded',
 			details: {
 				generationId: 'gen_f',
-				description: 'The service reported it as failed. Check its inputs and start a new one; Studio → Get Credits shows what is left.',
+				description:
+					'The service reported it as failed. Check its inputs and start a new one; Studio → Get Credits shows what is left.',
 			},
 		});
 	});
@@ -200,13 +273,21 @@ describe('Studio → Start Generation', () => {
 		return { counted, scope };
 	}
 	const startWallOfText = async (parameters: INodeParameters) =>
-		await runAction(startGeneration('wall_of_text', { hook: 'x' }, { waitForCompletion: true, downloadOutputs: false, ...parameters }));
+		await runAction(
+			startGeneration(
+				'wall_of_text',
+				{ hook: 'x' },
+				{ waitForCompletion: true, downloadOutputs: false, ...parameters },
+			),
+		);
 
 	test('timeout: the error names the generation id; it is not started again', async () => {
 		const { counted, scope } = countStarts('gen_slow');
 		scope.get(`${GEN}/gen_slow`).times(100).reply(200, { id: 'gen_slow', status: 'running' });
 		const result = await startWallOfText({ pollInterval: 0.1, timeout: 0.005 });
-		expect(result.error?.message).toBe('Generation gen_slow did not finish in time (still running)');
+		expect(result.error?.message).toBe(
+			'Generation gen_slow did not finish in time (still running)',
+		);
 		expect((result.error as { description?: string }).description).toContain('gen_slow');
 		expect(counted.starts).toBe(1);
 	});
@@ -215,8 +296,12 @@ describe('Studio → Start Generation', () => {
 		const { counted, scope } = countStarts('gen_7');
 		scope.get(`${GEN}/gen_7`).reply(403, { msg: 'forbidden' });
 		const result = await startWallOfText({ pollInterval: 0.1 });
-		expect(result.error?.message).toBe('Generation gen_7 was started, but waiting for it failed: The service refused access to GET /studio/generations/gen_7 (403): forbidden');
-		expect((result.error as { description?: string }).description).toMatch(/^Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" with ID gen_7/);
+		expect(result.error?.message).toBe(
+			'Generation gen_7 was started, but waiting for it failed: The service refused access to GET /studio/generations/gen_7 (403): forbidden',
+		);
+		expect((result.error as { description?: string }).description).toMatch(
+			/^Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" with ID gen_7/,
+		);
 		expect(counted.starts).toBe(1);
 	});
 
@@ -230,7 +315,9 @@ describe('Studio → Start Generation', () => {
 				return [402, { msg: 'insufficient credits' }];
 			});
 		const result = await runAction(startGeneration('slideshow', { hook: 'x' }));
-		expect(result.error?.message).toBe('Not enough credits for this request. Nothing was reserved or charged');
+		expect(result.error?.message).toBe(
+			'Not enough credits for this request. Nothing was reserved or charged',
+		);
 		expect(starts).toBe(1);
 	});
 
@@ -240,7 +327,9 @@ describe('Studio → Start Generation', () => {
 	});
 
 	test('malformed Inputs (JSON) is a parameter error naming the field', async () => {
-		const result = await runAction(startGeneration('wall_of_text', {}, { inputMode: 'json', inputJson: '{"hook": ' }));
+		const result = await runAction(
+			startGeneration('wall_of_text', {}, { inputMode: 'json', inputJson: '{"hook": ' }),
+		);
 		expect(result.error?.message).toMatch(/Inputs \(JSON\)/);
 	});
 });
@@ -248,7 +337,12 @@ describe('Studio → Start Generation', () => {
 describe('Studio → Get Generation', () => {
 	test('GET /studio/generations/:id; Simplify off: every field, outputs with their location', async () => {
 		const scope = api().get(`${GEN}/gen_1`).reply(200, doneGeneration);
-		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: generation('gen_1'), simplify: false });
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'getGeneration',
+			generationId: generation('gen_1'),
+			simplify: false,
+		});
 		expect(result.output(NODE)[0].json).toEqual({
 			...doneGeneration,
 			outputs: [
@@ -281,7 +375,11 @@ describe('Studio → Get Generation', () => {
 		const cdnHeaders: Array<string | undefined> = [];
 		const scope = api()
 			.get(`${GEN}/gen_5`)
-			.reply(200, { id: 'gen_5', status: 'done', outputs: [{ id: 'm', path: '/uploads/clip.mp4' }] })
+			.reply(200, {
+				id: 'gen_5',
+				status: 'done',
+				outputs: [{ id: 'm', path: '/uploads/clip.mp4' }],
+			})
 			.get('/uploads/clip.mp4')
 			.reply(302, '', { Location: 'https://cdn.example.net/signed/clip.mp4?sig=abc' });
 		const cdn = nock('https://cdn.example.net')
@@ -291,7 +389,12 @@ describe('Studio → Get Generation', () => {
 				cdnHeaders.push(this.req.headers.authorization as string | undefined);
 				return [200, Buffer.from('video'), { 'Content-Type': 'video/mp4' }];
 			});
-		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: generation('gen_5'), downloadOutputs: true });
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'getGeneration',
+			generationId: generation('gen_5'),
+			downloadOutputs: true,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)[0].binary?.output_0).toMatchObject({ mimeType: 'video/mp4' });
 		expect(cdnHeaders).toEqual([undefined]);
@@ -300,7 +403,11 @@ describe('Studio → Get Generation', () => {
 	});
 
 	test('an ID expression that gives nothing is a parameter error', async () => {
-		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: generation('={{ $json.missing }}') });
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'getGeneration',
+			generationId: generation('={{ $json.missing }}'),
+		});
 		expect(result.error?.message).toBe('No generation chosen');
 	});
 
@@ -310,7 +417,12 @@ describe('Studio → Get Generation', () => {
 			.reply(200, { id: 'gen_4', status: 'done', outputs: [{ id: 'm', path: '/gone.png' }] })
 			.get('/gone.png')
 			.reply(404, 'missing');
-		const result = await runAction({ resource: 'studio', operation: 'getGeneration', generationId: generation('gen_4'), downloadOutputs: true });
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'getGeneration',
+			generationId: generation('gen_4'),
+			downloadOutputs: true,
+		});
 		expect(result.error?.message).toBe('Not found: GET /gone.png (404): missing');
 	});
 });
@@ -321,7 +433,12 @@ describe('Studio → Get Many Generations', () => {
 			.get(GEN)
 			.query({ status: 'done' })
 			.reply(200, [doneGeneration, { ...doneGeneration, id: 'gen_2' }]);
-		const result = await runAction({ resource: 'studio', operation: 'listGenerations', status: 'done', returnAll: true });
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'listGenerations',
+			status: 'done',
+			returnAll: true,
+		});
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['gen_1', 'gen_2']);
 		scope.done();
 	});
@@ -333,14 +450,25 @@ describe('Studio → Get Many Generations', () => {
 			.get(GEN)
 			.query({ page: 2 })
 			.reply(200, { generations: [{ id: 'b', status: 'done' }], page: 2, pages: 2 });
-		const result = await runAction({ resource: 'studio', operation: 'listGenerations', returnAll: true });
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'listGenerations',
+			returnAll: true,
+		});
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a', 'b']);
 		scope.done();
 	});
 
 	test('Limit cuts the list', async () => {
-		api().get(GEN).reply(200, { data: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] });
-		const result = await runAction({ resource: 'studio', operation: 'listGenerations', returnAll: false, limit: 2 });
+		api()
+			.get(GEN)
+			.reply(200, { data: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] });
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'listGenerations',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['a', 'b']);
 	});
 });
@@ -350,10 +478,11 @@ describe('Studio → Get Credits', () => {
 		['an object', { credits: 42 }, { credits: 42 }],
 		['a bare number', 42, { credits: 42 }],
 	])('GET /credits answering %s', async (_shape, body, expected) => {
-		const scope = api().get(`${API_PATH}/credits`).reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
+		const scope = api()
+			.get(`${API_PATH}/credits`)
+			.reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
 		const result = await runAction({ resource: 'studio', operation: 'getCredits' });
 		expect(result.output(NODE)[0].json).toEqual(expected);
 		scope.done();
 	});
 });
-

@@ -5,23 +5,43 @@ import nock from 'nock';
 
 import { sendAuthenticated } from '../../nodes/SocialContent/transport/connection';
 
-import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/SocialContent/transport';
+import {
+	MAX_RATE_LIMITED_TRIES,
+	MIN_RATE_LIMIT_WAIT_MS,
+} from '../../nodes/SocialContent/transport';
 import { RetryAfterUnit, retryAfter } from '../../nodes/SocialContent/transport/rateLimit';
 import { downloadEvents } from '../helpers/probeNode';
 import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';
-import { API_KEY, API_PATH, APP_URL, api, apiKeyCredentials, errorText, NODE, OAUTH_TOKEN, probe, runAction } from '../helpers/fixtures';
+import {
+	API_KEY,
+	API_PATH,
+	APP_URL,
+	api,
+	apiKeyCredentials,
+	errorText,
+	NODE,
+	OAUTH_TOKEN,
+	probe,
+	runAction,
+} from '../helpers/fixtures';
 
 const PING = `${API_PATH}/agents/ping`;
 
-const credentialsFor = (instanceUrl: string) => ({ socialContentApi: { instanceUrl, apiKey: API_KEY } });
+const credentialsFor = (instanceUrl: string) => ({
+	socialContentApi: { instanceUrl, apiKey: API_KEY },
+});
 
 describe('transport: success', () => {
 	test('parses JSON and returns it as the item', async () => {
-		const scope = api().get(PING).reply(200, { ok: true, organization: 'Acme', tools: ['hooks'] });
+		const scope = api()
+			.get(PING)
+			.reply(200, { ok: true, organization: 'Acme', tools: ['hooks'] });
 		const result = await probe({ path: '/agents/ping' });
 		expect(result.error).toBeUndefined();
-		expect(result.output(NODE)).toEqual([{ json: { ok: true, organization: 'Acme', tools: ['hooks'] }, pairedItem: { item: 0 } }]);
+		expect(result.output(NODE)).toEqual([
+			{ json: { ok: true, organization: 'Acme', tools: ['hooks'] }, pairedItem: { item: 0 } },
+		]);
 		scope.done();
 	});
 
@@ -30,7 +50,11 @@ describe('transport: success', () => {
 			.post(`${API_PATH}/hooks/score`, { text: 'Stop scrolling' })
 			.matchHeader('content-type', /application\/json/)
 			.reply(200, { score: 80 });
-		const result = await probe({ method: 'POST', path: '/hooks/score', body: { text: 'Stop scrolling' } });
+		const result = await probe({
+			method: 'POST',
+			path: '/hooks/score',
+			body: { text: 'Stop scrolling' },
+		});
 		expect(result.output(NODE)[0].json).toEqual({ score: 80 });
 		scope.done();
 	});
@@ -53,24 +77,40 @@ describe('transport: error statuses', () => {
 	});
 
 	test.each([
-		['an errors array of records', { errors: [{ field: 'text', message: 'must not be empty' }, { field: 'count', message: 'must be at most 10' }] }],
+		[
+			'an errors array of records',
+			{
+				errors: [
+					{ field: 'text', message: 'must not be empty' },
+					{ field: 'count', message: 'must be at most 10' },
+				],
+			},
+		],
 		['a field map', { errors: { text: ['must not be empty'], count: 'must be at most 10' } }],
-		['a message array (class-validator style)', { message: ['text: must not be empty', 'count: must be at most 10'] }],
+		[
+			'a message array (class-validator style)',
+			{ message: ['text: must not be empty', 'count: must be at most 10'] },
+		],
 	])('400 with %s: every field error listed', async (_shape, body) => {
 		api().post(`${API_PATH}/hooks/generate`).reply(400, body);
 		const result = await probe({ method: 'POST', path: '/hooks/generate', body: {} });
 		const error = result.error as NodeApiError;
 		expect(error.message).toContain('text: must not be empty');
 		expect(error.message).toContain('count: must be at most 10');
-		expect(error.description).toBe('Fix these fields and run again:\n- text: must not be empty\n- count: must be at most 10');
+		expect(error.description).toBe(
+			'Fix these fields and run again:\n- text: must not be empty\n- count: must be at most 10',
+		);
 	});
 
 	test('401: says the key or token was rejected and what to do, after exactly one request', async () => {
 		let calls = 0;
-		api().get(PING).times(5).reply(() => {
-			calls++;
-			return [401, ''];
-		});
+		api()
+			.get(PING)
+			.times(5)
+			.reply(() => {
+				calls++;
+				return [401, ''];
+			});
 		const result = await probe({ path: '/agents/ping' });
 		const error = result.error as NodeApiError;
 		expect(error.message).toBe(
@@ -82,12 +122,21 @@ describe('transport: error statuses', () => {
 
 	test('402: not enough credits, nothing reserved; a create is sent once', async () => {
 		let calls = 0;
-		api().post(`${API_PATH}/studio/generations`).times(3).reply(() => {
-			calls++;
-			return [402, {}];
+		api()
+			.post(`${API_PATH}/studio/generations`)
+			.times(3)
+			.reply(() => {
+				calls++;
+				return [402, {}];
+			});
+		const result = await probe({
+			method: 'POST',
+			path: '/studio/generations',
+			body: { formatId: 'slideshow', input: {} },
 		});
-		const result = await probe({ method: 'POST', path: '/studio/generations', body: { formatId: 'slideshow', input: {} } });
-		expect(result.error?.message).toBe('Not enough credits for this request. Nothing was reserved or charged');
+		expect(result.error?.message).toBe(
+			'Not enough credits for this request. Nothing was reserved or charged',
+		);
 		expect(calls).toBe(1);
 	});
 
@@ -95,7 +144,9 @@ describe('transport: error statuses', () => {
 		api().get(`${API_PATH}/studio/formats`).reply(503, { msg: 'studio disabled' });
 		const result = await probe({ path: '/studio/formats' });
 		const error = result.error as NodeApiError;
-		expect(error.message).toBe('This feature is not configured on this instance (503): studio disabled');
+		expect(error.message).toBe(
+			'This feature is not configured on this instance (503): studio disabled',
+		);
 		expect(error.description).toContain('app.example.com');
 	});
 
@@ -106,7 +157,13 @@ describe('transport: error statuses', () => {
 	});
 
 	test('a read is retried after 500/502/504, a bounded number of times', async () => {
-		const scope = api().get(PING).reply(502, { msg: 'bad gateway' }).get(PING).reply(500, {}).get(PING).reply(200, { ok: true });
+		const scope = api()
+			.get(PING)
+			.reply(502, { msg: 'bad gateway' })
+			.get(PING)
+			.reply(500, {})
+			.get(PING)
+			.reply(200, { ok: true });
 		const result = await probe({ path: '/agents/ping' });
 		expect(result.output(NODE)[0].json).toEqual({ ok: true });
 		scope.done();
@@ -114,10 +171,13 @@ describe('transport: error statuses', () => {
 
 	test('a read that keeps failing with 500 gives up after three tries', async () => {
 		let calls = 0;
-		api().get(PING).times(10).reply(() => {
-			calls++;
-			return [500, { msg: 'boom' }];
-		});
+		api()
+			.get(PING)
+			.times(10)
+			.reply(() => {
+				calls++;
+				return [500, { msg: 'boom' }];
+			});
 		const result = await probe({ path: '/agents/ping' });
 		expect(result.error?.message).toBe('The service answered 500 to GET /agents/ping: boom');
 		expect(calls).toBe(3);
@@ -125,10 +185,13 @@ describe('transport: error statuses', () => {
 
 	test('a create is never retried after a 500', async () => {
 		let calls = 0;
-		api().post(`${API_PATH}/posts`).times(3).reply(() => {
-			calls++;
-			return [500, {}];
-		});
+		api()
+			.post(`${API_PATH}/posts`)
+			.times(3)
+			.reply(() => {
+				calls++;
+				return [500, {}];
+			});
 		const result = await probe({ method: 'POST', path: '/posts', body: { type: 'draft' } });
 		expect(result.error?.message).toBe('The service answered 500 to POST /posts');
 		expect(calls).toBe(1);
@@ -165,11 +228,21 @@ describe('transport: 429', () => {
 
 	test('past the user cap: an error naming the bucket, the limit and retryAfter (the header gives the unit: 1 request)', async () => {
 		let calls = 0;
-		api().get(PING).times(5).reply(() => {
-			calls++;
-			return [429, { code: 'RATE_LIMITED', bucket: 'public-api', limit: 60, retryAfter: 30 }, { 'Retry-After': '30' }];
-		});
-		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 5 } });
+		api()
+			.get(PING)
+			.times(5)
+			.reply(() => {
+				calls++;
+				return [
+					429,
+					{ code: 'RATE_LIMITED', bucket: 'public-api', limit: 60, retryAfter: 30 },
+					{ 'Retry-After': '30' },
+				];
+			});
+		const result = await probe(
+			{ path: '/agents/ping' },
+			{ requestOptions: { maxRateLimitWait: 5 } },
+		);
 		const error = result.error as NodeApiError;
 		expect(error.message).toBe('Rate limited on bucket "public-api" (limit 60); retryAfter 30');
 		expect(error.description).toContain('asks to wait 30 s');
@@ -180,11 +253,17 @@ describe('transport: 429', () => {
 
 	test('past the user cap with no header: read short (30 ms) until the service keeps refusing, then as seconds: 3 requests, then the error names 30 s', async () => {
 		const sentAt: number[] = [];
-		api().get(PING).times(5).reply(() => {
-			sentAt.push(Date.now());
-			return [429, { code: 'RATE_LIMITED', bucket: 'public-api', limit: 60, retryAfter: 30 }];
-		});
-		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 5 } });
+		api()
+			.get(PING)
+			.times(5)
+			.reply(() => {
+				sentAt.push(Date.now());
+				return [429, { code: 'RATE_LIMITED', bucket: 'public-api', limit: 60, retryAfter: 30 }];
+			});
+		const result = await probe(
+			{ path: '/agents/ping' },
+			{ requestOptions: { maxRateLimitWait: 5 } },
+		);
 		const error = result.error as NodeApiError;
 		expect(error.description).toContain('asks to wait 30 s');
 		expect(sentAt).toHaveLength(3);
@@ -199,19 +278,25 @@ describe('transport: 429 waits that would never add up', () => {
 		['retryAfter 0', { retryAfter: 0 }, {}],
 		['a negative retryAfter', { retryAfter: -5 }, {}],
 		['a Retry-After date in the past', {}, { 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' }],
-	])('%s: each wait counts at least the floor, so Max Rate Limit Wait ends it', async (_name, body, headers) => {
-		let calls = 0;
-		api()
-			.get(PING)
-			.reply(() => {
-				calls++;
-				return [429, { code: 'RATE_LIMITED', bucket: 'b', limit: 1, ...body }, headers];
-			})
-			.persist();
-		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 1 } });
-		expect((result.error as NodeApiError).httpCode).toBe('429');
-		expect(calls).toBeLessThanOrEqual(1000 / MIN_RATE_LIMIT_WAIT_MS + 1);
-	});
+	])(
+		'%s: each wait counts at least the floor, so Max Rate Limit Wait ends it',
+		async (_name, body, headers) => {
+			let calls = 0;
+			api()
+				.get(PING)
+				.reply(() => {
+					calls++;
+					return [429, { code: 'RATE_LIMITED', bucket: 'b', limit: 1, ...body }, headers];
+				})
+				.persist();
+			const result = await probe(
+				{ path: '/agents/ping' },
+				{ requestOptions: { maxRateLimitWait: 1 } },
+			);
+			expect((result.error as NodeApiError).httpCode).toBe('429');
+			expect(calls).toBeLessThanOrEqual(1000 / MIN_RATE_LIMIT_WAIT_MS + 1);
+		},
+	);
 
 	test(`however long the cap, one request takes at most ${MAX_RATE_LIMITED_TRIES} 429 answers`, async () => {
 		let calls = 0;
@@ -222,15 +307,21 @@ describe('transport: 429 waits that would never add up', () => {
 				return [429, { code: 'RATE_LIMITED', retryAfter: 0 }];
 			})
 			.persist();
-		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 3600 } });
+		const result = await probe(
+			{ path: '/agents/ping' },
+			{ requestOptions: { maxRateLimitWait: 3600 } },
+		);
 		expect((result.error as NodeApiError).httpCode).toBe('429');
 		expect(calls).toBe(MAX_RATE_LIMITED_TRIES);
-		expect((result.error as NodeApiError).description).toContain(`answered 429 ${MAX_RATE_LIMITED_TRIES} times in a row`);
+		expect((result.error as NodeApiError).description).toContain(
+			`answered 429 ${MAX_RATE_LIMITED_TRIES} times in a row`,
+		);
 	}, 30_000);
 });
 
 describe('transport: wrong instance URL', () => {
-	const loginPage = '<!DOCTYPE html><html><head><title>Sign in</title></head><body>Login</body></html>';
+	const loginPage =
+		'<!DOCTYPE html><html><head><title>Sign in</title></head><body>Login</body></html>';
 
 	test('an HTML page with 200 is an error, never a silent success', async () => {
 		api().get(PING).reply(200, loginPage, { 'Content-Type': 'text/html' });
@@ -252,9 +343,13 @@ describe('transport: wrong instance URL', () => {
 	});
 
 	test('an HTML 5xx page from a proxy says the server is failing', async () => {
-		api().post(`${API_PATH}/posts`).reply(502, '<html><body>Bad Gateway</body></html>', { 'Content-Type': 'text/html' });
+		api()
+			.post(`${API_PATH}/posts`)
+			.reply(502, '<html><body>Bad Gateway</body></html>', { 'Content-Type': 'text/html' });
 		const result = await probe({ method: 'POST', path: '/posts', body: { type: 'now' } });
-		expect(result.error?.message).toBe("The server answered 502 with a web page instead of the API's JSON");
+		expect(result.error?.message).toBe(
+			"The server answered 502 with a web page instead of the API's JSON",
+		);
 	});
 
 	test('a 200 body that is not JSON is an error', async () => {
@@ -269,7 +364,10 @@ describe('transport: network errors', () => {
 		const server = await localServer(resetConnection);
 		nock.enableNetConnect('127.0.0.1');
 		try {
-			const result = await probe({ path: '/agents/ping' }, { credentials: credentialsFor(server.url) });
+			const result = await probe(
+				{ path: '/agents/ping' },
+				{ credentials: credentialsFor(server.url) },
+			);
 			const host = new URL(server.url).host;
 			expect(result.error?.message).toBe(`Could not reach ${host}: the connection was reset`);
 			expect(server.requests).toEqual(Array(3).fill(`GET ${API_PATH}/agents/ping`));
@@ -286,8 +384,12 @@ describe('transport: network errors', () => {
 				{ method: 'POST', path: '/studio/generations', body: { formatId: 'x', input: {} } },
 				{ credentials: credentialsFor(server.url) },
 			);
-			expect(result.error?.message).toMatch(/^Could not reach 127\.0\.0\.1:\d+: the connection was reset$/);
-			expect((result.error as NodeApiError).description).toContain('It was not sent again, since it may have reached the service');
+			expect(result.error?.message).toMatch(
+				/^Could not reach 127\.0\.0\.1:\d+: the connection was reset$/,
+			);
+			expect((result.error as NodeApiError).description).toContain(
+				'It was not sent again, since it may have reached the service',
+			);
 			expect((result.error as NodeApiError).description).not.toMatch(/\.\./);
 			expect(server.requests).toEqual([`POST ${API_PATH}/studio/generations`]);
 		} finally {
@@ -316,8 +418,20 @@ describe('transport: network errors', () => {
 
 describe('transport: secrets', () => {
 	const cases: Array<[string, () => nock.Scope]> = [
-		['400 echoing the key', () => api().get(PING).reply(400, { msg: `bad key ${API_KEY}` })],
-		['401 echoing the key', () => api().get(PING).reply(401, { msg: `invalid: ${API_KEY}` })],
+		[
+			'400 echoing the key',
+			() =>
+				api()
+					.get(PING)
+					.reply(400, { msg: `bad key ${API_KEY}` }),
+		],
+		[
+			'401 echoing the key',
+			() =>
+				api()
+					.get(PING)
+					.reply(401, { msg: `invalid: ${API_KEY}` }),
+		],
 		['500 echoing the key', () => api().get(PING).times(3).reply(500, `error for ${API_KEY}`)],
 		['HTML page', () => api().get(PING).reply(200, `<html>${API_KEY}</html>`)],
 		['429 past the cap', () => api().get(PING).reply(429, { bucket: API_KEY, retryAfter: 999 })],
@@ -325,7 +439,10 @@ describe('transport: secrets', () => {
 
 	test.each(cases)('%s: the API key appears in no error text', async (_name, setup) => {
 		setup();
-		const result = await probe({ path: '/agents/ping' }, { requestOptions: { maxRateLimitWait: 1 } });
+		const result = await probe(
+			{ path: '/agents/ping' },
+			{ requestOptions: { maxRateLimitWait: 1 } },
+		);
 		expect(result.error).toBeDefined();
 		expect(errorText(result)).not.toContain(API_KEY);
 	});
@@ -334,7 +451,10 @@ describe('transport: secrets', () => {
 		const server = await localServer(resetConnection);
 		nock.enableNetConnect('127.0.0.1');
 		try {
-			const result = await probe({ path: '/agents/ping' }, { credentials: credentialsFor(server.url) });
+			const result = await probe(
+				{ path: '/agents/ping' },
+				{ credentials: credentialsFor(server.url) },
+			);
 			expect(result.error?.message).toContain('Could not reach');
 			expect(errorText(result)).not.toContain(API_KEY);
 		} finally {
@@ -343,7 +463,9 @@ describe('transport: secrets', () => {
 	});
 
 	test('the OAuth2 token appears in no error text', async () => {
-		api({ token: OAUTH_TOKEN }).get(PING).reply(401, { msg: `revoked ${OAUTH_TOKEN}` });
+		api({ token: OAUTH_TOKEN })
+			.get(PING)
+			.reply(401, { msg: `revoked ${OAUTH_TOKEN}` });
 		const result = await probe({ path: '/agents/ping' }, { authentication: 'oAuth2' });
 		expect(result.error?.message).toContain('401');
 		expect(errorText(result)).not.toContain(OAUTH_TOKEN);
@@ -351,7 +473,9 @@ describe('transport: secrets', () => {
 });
 
 test('the harness catches a secret in run data (so every run above was checked)', () => {
-	expect(() => assertNoSecrets({ json: { echoed: `key ${API_KEY}` } }, apiKeyCredentials)).toThrow(/appears in the run data/);
+	expect(() => assertNoSecrets({ json: { echoed: `key ${API_KEY}` } }, apiKeyCredentials)).toThrow(
+		/appears in the run data/,
+	);
 	expect(() => assertNoSecrets({ json: { ok: true } }, apiKeyCredentials)).not.toThrow();
 });
 
@@ -375,14 +499,22 @@ describe('retryAfter', () => {
 		[{ retryAfter: 2 }, { 'retry-after': '2' }, 2000],
 		[{ retryAfter: 3600 }, { 'retry-after': '3600' }, 3_600_000],
 		[{ retryAfter: 1500 }, { 'retry-after': '2' }, 1500],
-		[{ retryAfter: 30 }, { 'retry-after': new Date(Date.UTC(2030, 0, 1, 0, 0, 30)).toUTCString() }, 30000],
+		[
+			{ retryAfter: 30 },
+			{ 'retry-after': new Date(Date.UTC(2030, 0, 1, 0, 0, 30)).toUTCString() },
+			30000,
+		],
 	])('body %j, headers %j → %d ms', (body, headers, expected) => {
 		expect(retryAfter(body, headers, Date.UTC(2030, 0, 1, 0, 0, 0)).ms).toBe(expected);
 	});
 
 	test('a whole number with no header, once the run counts seconds: seconds', () => {
 		expect(retryAfter({ retryAfter: 2 }, {}, 0, true)).toEqual({ ms: 2000, wholeSeconds: true });
-		expect(retryAfter({ retryAfter: 2 }, {}, 0, false)).toEqual({ ms: 2, wholeSeconds: false, asSecondsMs: 2000 });
+		expect(retryAfter({ retryAfter: 2 }, {}, 0, false)).toEqual({
+			ms: 2,
+			wholeSeconds: false,
+			asSecondsMs: 2000,
+		});
 		expect(retryAfter({ retryAfter: 200 }, { 'retry-after': '1' }, 0, true).ms).toBe(200); // a header still decides
 	});
 
@@ -396,7 +528,13 @@ describe('retryAfter', () => {
 		expect(unit.inSeconds).toBe(true);
 		// A service counting milliseconds: each new wait is a fresh one, far below the first read as seconds.
 		const msUnit = new RetryAfterUnit();
-		for (const [value, at] of [[200, 0], [150, 200], [120, 350], [90, 470]]) expect(msUnit.read(short(value), true, at).ms).toBe(value);
+		for (const [value, at] of [
+			[200, 0],
+			[150, 200],
+			[120, 350],
+			[90, 470],
+		])
+			expect(msUnit.read(short(value), true, at).ms).toBe(value);
 		expect(msUnit.inSeconds).toBe(false);
 		// The run's own requests taking the slot (one accepted in between) is not the service refusing.
 		const busy = new RetryAfterUnit();
@@ -427,9 +565,12 @@ describe('retryAfter', () => {
 		[{ retryAfter: 1500 }, {}, false],
 		[{}, { 'retry-after': '1' }, true],
 		[{}, { 'retry-after': '0.5' }, false],
-	])('body %j, headers %j: given in whole seconds (may be up to 1 s too long): %s', (body, headers, whole) => {
-		expect(retryAfter(body, headers).wholeSeconds).toBe(whole);
-	});
+	])(
+		'body %j, headers %j: given in whole seconds (may be up to 1 s too long): %s',
+		(body, headers, whole) => {
+			expect(retryAfter(body, headers).wholeSeconds).toBe(whole);
+		},
+	);
 });
 
 describe('transport: downloads stream', () => {
@@ -443,7 +584,10 @@ describe('transport: downloads stream', () => {
 		};
 		const chunk = Buffer.alloc(1024 * 1024, 7);
 		const server = await localServer((req, res) => {
-			res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Disposition': 'attachment; filename="clip.mp4"' });
+			res.writeHead(200, {
+				'Content-Type': 'video/mp4',
+				'Content-Disposition': 'attachment; filename="clip.mp4"',
+			});
 			res.write(chunk);
 			// The rest only once the node has the first bytes; a buffered read would wait here until
 			// the 5 s fallback, and seenBeforeEnd would stay false.
@@ -455,10 +599,17 @@ describe('transport: downloads stream', () => {
 		});
 		nock.enableNetConnect('127.0.0.1');
 		try {
-			const result = await probe({ path: '/uploads/clip.mp4', download: true }, { credentials: credentialsFor(server.url) });
+			const result = await probe(
+				{ path: '/uploads/clip.mp4', download: true },
+				{ credentials: credentialsFor(server.url) },
+			);
 			expect(result.error).toBeUndefined();
 			expect(seenBeforeEnd).toBe(true);
-			expect(result.output(NODE)[0].json).toEqual({ bytes: 16 * 1024 * 1024, mimeType: 'video/mp4', fileName: 'clip.mp4' });
+			expect(result.output(NODE)[0].json).toEqual({
+				bytes: 16 * 1024 * 1024,
+				mimeType: 'video/mp4',
+				fileName: 'clip.mp4',
+			});
 		} finally {
 			downloadEvents.onFirstBytes = undefined;
 			await server.close();
@@ -473,11 +624,18 @@ describe('transport: downloads stream', () => {
 });
 
 describe('transport: redirects of requests that carry the credential are followed by the node', () => {
-	const connection = { appURL: APP_URL, baseURL: `${APP_URL}${API_PATH}`, secret: API_KEY, host: 'app.example.com' };
+	const connection = {
+		appURL: APP_URL,
+		baseURL: `${APP_URL}${API_PATH}`,
+		secret: API_KEY,
+		host: 'app.example.com',
+	};
 
 	test('through n8n: instance → instance keeps the key; instance → CDN drops it, the file arrives', async () => {
 		const seen: Array<[string, string | undefined]> = [];
-		const record = function (this: { req: { path: string; headers: Record<string, string | undefined> } }) {
+		const record = function (this: {
+			req: { path: string; headers: Record<string, string | undefined> };
+		}) {
 			seen.push([this.req.path, this.req.headers.authorization]);
 		};
 		const instance = nock(APP_URL)
@@ -513,8 +671,15 @@ describe('transport: redirects of requests that carry the credential are followe
 		// The request helper as old n8n-core has it: it follows redirects itself, copying the
 		// request's Authorization header to the next host (getBeforeRedirectFn).
 		const hosts: Array<[string, string | undefined]> = [];
-		const answers: Record<string, { statusCode: number; headers: Record<string, string>; body: string }> = {
-			[`${APP_URL}/uploads/a.png`]: { statusCode: 302, headers: { location: 'https://cdn.example.net/a.png' }, body: '' },
+		const answers: Record<
+			string,
+			{ statusCode: number; headers: Record<string, string>; body: string }
+		> = {
+			[`${APP_URL}/uploads/a.png`]: {
+				statusCode: 302,
+				headers: { location: 'https://cdn.example.net/a.png' },
+				body: '',
+			},
 			'https://cdn.example.net/a.png': { statusCode: 200, headers: {}, body: 'png' },
 		};
 		const oldHelper = async (options: IHttpRequestOptions) => {
@@ -523,15 +688,26 @@ describe('transport: redirects of requests that carry the credential are followe
 				const headers = options.headers as Record<string, string> | undefined;
 				hosts.push([new URL(url).host, headers?.Authorization]);
 				const answer = answers[url];
-				if (answer.statusCode >= 300 && answer.statusCode < 400 && options.disableFollowRedirect !== true) {
+				if (
+					answer.statusCode >= 300 &&
+					answer.statusCode < 400 &&
+					options.disableFollowRedirect !== true
+				) {
 					url = answer.headers.location;
 					continue;
 				}
 				return answer;
 			}
 		};
-		const ctx = { helpers: { httpRequest: oldHelper }, getExecutionCancelSignal: () => undefined } as unknown as Parameters<typeof sendAuthenticated>[0];
-		const response = await sendAuthenticated(ctx, connection, { method: 'GET', url: '/uploads/a.png', baseURL: `${APP_URL}` });
+		const ctx = {
+			helpers: { httpRequest: oldHelper },
+			getExecutionCancelSignal: () => undefined,
+		} as unknown as Parameters<typeof sendAuthenticated>[0];
+		const response = await sendAuthenticated(ctx, connection, {
+			method: 'GET',
+			url: '/uploads/a.png',
+			baseURL: `${APP_URL}`,
+		});
 		expect(response.body).toBe('png');
 		expect(hosts).toEqual([
 			['app.example.com', API_KEY],
@@ -545,9 +721,16 @@ describe('transport: redirects of requests that carry the credential are followe
 			calls.push(options.url);
 			return { statusCode: 307, headers: { location: '/elsewhere' }, body: '' };
 		};
-		const ctx = { helpers: { httpRequest: helper } } as unknown as Parameters<typeof sendAuthenticated>[0];
+		const ctx = { helpers: { httpRequest: helper } } as unknown as Parameters<
+			typeof sendAuthenticated
+		>[0];
 		const body = Readable.from([Buffer.from('file')]);
-		const response = await sendAuthenticated(ctx, connection, { method: 'POST', url: '/upload', baseURL: connection.baseURL, body });
+		const response = await sendAuthenticated(ctx, connection, {
+			method: 'POST',
+			url: '/upload',
+			baseURL: connection.baseURL,
+			body,
+		});
 		expect(response.statusCode).toBe(307);
 		expect(calls).toEqual([`${APP_URL}${API_PATH}/upload`]);
 	});
@@ -558,39 +741,68 @@ describe('transport: redirects of requests that carry the credential are followe
 			calls++;
 			return { statusCode: 302, headers: { location: `/again/${calls}` }, body: '' };
 		};
-		const ctx = { helpers: { httpRequest: helper } } as unknown as Parameters<typeof sendAuthenticated>[0];
-		const response = await sendAuthenticated(ctx, connection, { method: 'GET', url: '/loop', baseURL: connection.baseURL });
+		const ctx = { helpers: { httpRequest: helper } } as unknown as Parameters<
+			typeof sendAuthenticated
+		>[0];
+		const response = await sendAuthenticated(ctx, connection, {
+			method: 'GET',
+			url: '/loop',
+			baseURL: connection.baseURL,
+		});
 		expect(response.statusCode).toBe(302);
 		expect(calls).toBe(6);
 	});
 });
 
 describe('transport: a redirect never turns a write into a GET, nor sends it elsewhere', () => {
-	const channels = () => api().get(`${API_PATH}/integrations`).reply(200, [{ id: 'ch_x', name: 'X', identifier: 'x' }]);
-	const createPost = { resource: 'post', operation: 'create', type: 'now', channels: ['ch_x'], content: { parts: [{ text: 'Hello there' }] } };
+	const channels = () =>
+		api()
+			.get(`${API_PATH}/integrations`)
+			.reply(200, [{ id: 'ch_x', name: 'X', identifier: 'x' }]);
+	const createPost = {
+		resource: 'post',
+		operation: 'create',
+		type: 'now',
+		channels: ['ch_x'],
+		content: { parts: [{ text: 'Hello there' }] },
+	};
 
-	test.each([301, 302, 303])('Post → Create answered %i (same origin): fails naming the Location; no GET follows, nothing reported as created', async (status) => {
-		channels();
-		const scope = api().post(`${API_PATH}/posts`).reply(status, '', { Location: `${API_PATH}/posts?moved=1` });
-		// The list the redirect points to must never be read as the answer.
-		const list = api().get(`${API_PATH}/posts`).query(true).reply(200, [{ postId: 'p_old', integration: 'ch_x' }]);
-		const result = await runAction(createPost);
-		expect(result.error?.message).toBe(
-			`The service redirected POST /posts (${status}) to ${API_PATH}/posts?moved=1; it was not sent there, so nothing was created or changed`,
-		);
-		expect(list.isDone()).toBe(false);
-		scope.done();
-	});
+	test.each([301, 302, 303])(
+		'Post → Create answered %i (same origin): fails naming the Location; no GET follows, nothing reported as created',
+		async (status) => {
+			channels();
+			const scope = api()
+				.post(`${API_PATH}/posts`)
+				.reply(status, '', { Location: `${API_PATH}/posts?moved=1` });
+			// The list the redirect points to must never be read as the answer.
+			const list = api()
+				.get(`${API_PATH}/posts`)
+				.query(true)
+				.reply(200, [{ postId: 'p_old', integration: 'ch_x' }]);
+			const result = await runAction(createPost);
+			expect(result.error?.message).toBe(
+				`The service redirected POST /posts (${status}) to ${API_PATH}/posts?moved=1; it was not sent there, so nothing was created or changed`,
+			);
+			expect(list.isDone()).toBe(false);
+			scope.done();
+		},
+	);
 
 	test('a 308 to another origin (a moved domain) fails naming the address to use; nothing goes there', async () => {
 		channels();
-		api().post(`${API_PATH}/posts`).reply(308, '', { Location: `https://new.example.org${API_PATH}/posts` });
-		const elsewhere = nock('https://new.example.org').post(`${API_PATH}/posts`).reply(200, [{ postId: 'p_1' }]);
+		api()
+			.post(`${API_PATH}/posts`)
+			.reply(308, '', { Location: `https://new.example.org${API_PATH}/posts` });
+		const elsewhere = nock('https://new.example.org')
+			.post(`${API_PATH}/posts`)
+			.reply(200, [{ postId: 'p_1' }]);
 		const result = await runAction(createPost);
 		expect(result.error?.message).toBe(
 			`The service redirected POST /posts (308) to https://new.example.org${API_PATH}/posts; it was not sent there, so nothing was created or changed`,
 		);
-		expect((result.error as { description?: string }).description).toContain('set the Instance URL in the credential to https://new.example.org');
+		expect((result.error as { description?: string }).description).toContain(
+			'set the Instance URL in the credential to https://new.example.org',
+		);
 		expect(elsewhere.isDone()).toBe(false);
 	});
 
@@ -604,16 +816,26 @@ describe('transport: a redirect never turns a write into a GET, nor sends it els
 			.reply(200, [{ postId: 'p_1', integration: 'ch_x' }]);
 		const result = await runAction(createPost);
 		expect(result.error).toBeUndefined();
-		expect(result.output(NODE).map((item) => item.json)).toEqual([{ postId: 'p_1', integration: 'ch_x' }]);
+		expect(result.output(NODE).map((item) => item.json)).toEqual([
+			{ postId: 'p_1', integration: 'ch_x' },
+		]);
 		expect(bodies).toHaveLength(2);
 		expect(bodies[1]).toEqual(bodies[0]);
 		scope.done();
 	});
 
 	test('Post → Delete answered 301: fails, no GET follows', async () => {
-		const scope = api().delete(`${API_PATH}/posts/p_1`).reply(301, '', { Location: `${API_PATH}/posts/p_1/` });
-		const result = await runAction({ resource: 'post', operation: 'delete', postId: { __rl: true, mode: 'id', value: 'p_1' } });
-		expect(result.error?.message).toBe(`The service redirected DELETE /posts/p_1 (301) to ${API_PATH}/posts/p_1/; it was not sent there, so nothing was created or changed`);
+		const scope = api()
+			.delete(`${API_PATH}/posts/p_1`)
+			.reply(301, '', { Location: `${API_PATH}/posts/p_1/` });
+		const result = await runAction({
+			resource: 'post',
+			operation: 'delete',
+			postId: { __rl: true, mode: 'id', value: 'p_1' },
+		});
+		expect(result.error?.message).toBe(
+			`The service redirected DELETE /posts/p_1 (301) to ${API_PATH}/posts/p_1/; it was not sent there, so nothing was created or changed`,
+		);
 		scope.done();
 	});
 });
@@ -622,7 +844,11 @@ describe('transport: the unit of retryAfter, with the Retry-After header as evid
 	test('milliseconds: retryAfter 200 beside "Retry-After: 1" is waited as 200 ms, and the request goes through', async () => {
 		const scope = api()
 			.get(`${API_PATH}/agents/ping`)
-			.reply(429, { code: 'RATE_LIMITED', bucket: 'default', limit: 5, retryAfter: 200 }, { 'Retry-After': '1' })
+			.reply(
+				429,
+				{ code: 'RATE_LIMITED', bucket: 'default', limit: 5, retryAfter: 200 },
+				{ 'Retry-After': '1' },
+			)
 			.get(`${API_PATH}/agents/ping`)
 			.reply(200, { ok: true });
 		const result = await probe({ path: '/agents/ping' });
@@ -637,10 +863,16 @@ describe('transport: the unit of retryAfter, with the Retry-After header as evid
 			.get(`${API_PATH}/agents/ping`)
 			.reply(() => {
 				requests++;
-				return [429, { code: 'RATE_LIMITED', bucket: 'daily', limit: 1000, retryAfter: 3600 }, { 'Retry-After': '3600' }];
+				return [
+					429,
+					{ code: 'RATE_LIMITED', bucket: 'daily', limit: 1000, retryAfter: 3600 },
+					{ 'Retry-After': '3600' },
+				];
 			});
 		const result = await probe({ path: '/agents/ping' });
-		expect(result.error?.message).toBe('Rate limited on bucket "daily" (limit 1000); retryAfter 3600');
+		expect(result.error?.message).toBe(
+			'Rate limited on bucket "daily" (limit 1000); retryAfter 3600',
+		);
 		expect((result.error as { description?: string }).description).toBe(
 			'The service asks to wait 60 min: that passes the node\'s "Max Rate Limit Wait" of 60 s, so it was not sent again. Raise that option under Request Options, or send fewer items at once.',
 		);

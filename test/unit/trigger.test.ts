@@ -13,7 +13,11 @@ import {
 	STATE_MAX_BYTES,
 } from '../../nodes/SocialContentTrigger/generationState';
 import { APP_URL, apiKeyCredentials, oauth2Credentials } from '../helpers/fixtures';
-import { GENERATIONS_PATH as GEN, GenerationService, type ListShape } from '../helpers/generationService';
+import {
+	GENERATIONS_PATH as GEN,
+	GenerationService,
+	type ListShape,
+} from '../helpers/generationService';
 import { activeTrigger, poll, triggerWorkflow } from '../helpers/harness';
 
 type Trigger = ReturnType<typeof activeTrigger>;
@@ -61,7 +65,10 @@ async function runTimeline(
 	for (const [index, step] of steps.entries()) {
 		step.act?.(service);
 		if (step.restart) {
-			workflow = triggerWorkflow(parameters, JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject);
+			workflow = triggerWorkflow(
+				parameters,
+				JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject,
+			);
 			trigger = activeTrigger(workflow, apiKeyCredentials, 'init');
 		}
 		service.listFailures = step.failList ? READ_TRIES : 0;
@@ -78,7 +85,9 @@ async function runTimeline(
 		expect({ step: index, fired: firedIds }).toEqual({ step: index, fired: step.fires });
 	}
 	const statuses = (parameters.events as string[]) ?? ['done'];
-	const due = [...service.finishedSinceStart].filter(([, status]) => statuses.includes(status)).map(([id]) => id);
+	const due = [...service.finishedSinceStart]
+		.filter(([, status]) => statuses.includes(status))
+		.map(([id]) => id);
 	const totals = {
 		firedOnce: [...times.values()].filter((n) => n === 1).length,
 		firedTwice: [...times.values()].filter((n) => n > 1).length,
@@ -96,12 +105,27 @@ const quiet = (polls: number): Step[] => Array.from({ length: polls }, () => ({ 
 const NO_TIMESTAMPS: ListShape = { timestamps: 'none', order: 'creation' };
 const SHAPES: Array<[string, ListShape]> = [
 	['no timestamps, unpaged, creation order', NO_TIMESTAMPS],
-	['no timestamps, paged 20, creation order', { timestamps: 'none', order: 'creation', pageSize: 20 }],
-	['no timestamps, unpaged, completion order, unfinished on top', { timestamps: 'none', order: 'completion', pendingAt: 'top' }],
-	['no timestamps, paged 20, completion order, unfinished at the bottom', { timestamps: 'none', order: 'completion', pendingAt: 'bottom', pageSize: 20 }],
+	[
+		'no timestamps, paged 20, creation order',
+		{ timestamps: 'none', order: 'creation', pageSize: 20 },
+	],
+	[
+		'no timestamps, unpaged, completion order, unfinished on top',
+		{ timestamps: 'none', order: 'completion', pendingAt: 'top' },
+	],
+	[
+		'no timestamps, paged 20, completion order, unfinished at the bottom',
+		{ timestamps: 'none', order: 'completion', pendingAt: 'bottom', pageSize: 20 },
+	],
 	['finish times, unpaged, creation order', { timestamps: 'finish', order: 'creation' }],
-	['finish times, paged 20, completion order', { timestamps: 'finish', order: 'completion', pageSize: 20 }],
-	['no timestamps, list cut to the newest 100', { timestamps: 'none', order: 'creation', window: 100 }],
+	[
+		'finish times, paged 20, completion order',
+		{ timestamps: 'finish', order: 'completion', pageSize: 20 },
+	],
+	[
+		'no timestamps, list cut to the newest 100',
+		{ timestamps: 'none', order: 'creation', window: 100 },
+	],
 	['no timestamps, sorted by last update', { timestamps: 'none', order: 'update' }],
 ];
 
@@ -112,8 +136,14 @@ afterAll(() => {
 });
 
 function report(name: string, totals: Totals): void {
-	scenarioTotals.push(`  ${name}: fired once ${totals.firedOnce}, fired twice ${totals.firedTwice}, lost ${totals.lost}, old ones fired ${totals.firedOld}`);
-	expect({ firedTwice: totals.firedTwice, lost: totals.lost, firedOld: totals.firedOld }).toEqual({ firedTwice: 0, lost: 0, firedOld: 0 });
+	scenarioTotals.push(
+		`  ${name}: fired once ${totals.firedOnce}, fired twice ${totals.firedTwice}, lost ${totals.lost}, old ones fired ${totals.firedOld}`,
+	);
+	expect({ firedTwice: totals.firedTwice, lost: totals.lost, firedOld: totals.firedOld }).toEqual({
+		firedTwice: 0,
+		lost: 0,
+		firedOld: 0,
+	});
 }
 
 beforeEach(() => nock.cleanAll());
@@ -123,7 +153,10 @@ describe('Social Content Trigger: exactly once, whatever the list looks like', (
 		test('2,500 done, then 3 new: exactly those 3; 20 more polls: nothing; a restart and a failed poll between', async () => {
 			const totals = await runTimeline(shape, (s) => s.createDoneMany('old_', 2500), [
 				...quiet(2),
-				{ act: (s) => ['new_1', 'new_2', 'new_3'].forEach((id) => s.createDone(id)), fires: ['new_1', 'new_2', 'new_3'] },
+				{
+					act: (s) => ['new_1', 'new_2', 'new_3'].forEach((id) => s.createDone(id)),
+					fires: ['new_1', 'new_2', 'new_3'],
+				},
 				...quiet(10),
 				{ act: (s) => s.createDone('new_4'), failList: true, fires: 'throws' },
 				{ restart: true, act: (s) => s.createDone('new_5'), fires: ['new_4', 'new_5'] },
@@ -150,7 +183,10 @@ describe('Social Content Trigger: exactly once, whatever the list looks like', (
 
 		test('old generations change (updatedAt, notes, outputs moved) and some are deleted: nothing fires', async () => {
 			const totals = await runTimeline(shape, (s) => s.createDoneMany('old_', 400), [
-				{ act: (s) => ['old_399', 'old_398', 'old_5', 'old_200'].forEach((id) => s.touch(id)), fires: [] },
+				{
+					act: (s) => ['old_399', 'old_398', 'old_5', 'old_200'].forEach((id) => s.touch(id)),
+					fires: [],
+				},
 				{ act: (s) => ['old_399', 'old_10'].forEach((id) => s.remove(id)), fires: [] },
 				{ act: (s) => s.createDone('after'), fires: ['after'] },
 				{ act: (s) => s.touch('after'), fires: [] },
@@ -176,7 +212,13 @@ describe('Social Content Trigger: exactly once, whatever the list looks like', (
 			(s) => s.createDoneMany('old_', 10),
 			[
 				{ act: (s) => s.create('slow'), fires: [] },
-				{ act: (s) => { s.createDone('ok'); s.createDone('broke', 'failed'); }, fires: ['ok', 'broke'] },
+				{
+					act: (s) => {
+						s.createDone('ok');
+						s.createDone('broke', 'failed');
+					},
+					fires: ['ok', 'broke'],
+				},
 				{ act: (s) => s.finish('slow', 'failed'), fires: ['slow'] },
 			],
 			{ events: ['done', 'failed'] },
@@ -187,7 +229,14 @@ describe('Social Content Trigger: exactly once, whatever the list looks like', (
 	test('only Generation Finished: failed ones are passed over, pending or new', async () => {
 		const totals = await runTimeline(NO_TIMESTAMPS, () => undefined, [
 			{ act: (s) => s.create('slow'), fires: [] },
-			{ act: (s) => { s.createDone('broke', 'failed'); s.finish('slow', 'failed'); s.createDone('ok'); }, fires: ['ok'] },
+			{
+				act: (s) => {
+					s.createDone('broke', 'failed');
+					s.finish('slow', 'failed');
+					s.createDone('ok');
+				},
+				fires: ['ok'],
+			},
 			...quiet(2),
 		]);
 		report('done only', totals);
@@ -197,7 +246,16 @@ describe('Social Content Trigger: exactly once, whatever the list looks like', (
 		const totals = await runTimeline(
 			NO_TIMESTAMPS,
 			() => undefined,
-			[{ act: (s) => { s.createDone('slides', 'done', 'slideshow'); s.createDone('voice', 'done', 'voiceover'); }, fires: ['voice'] }, ...quiet(2)],
+			[
+				{
+					act: (s) => {
+						s.createDone('slides', 'done', 'slideshow');
+						s.createDone('voice', 'done', 'voiceover');
+					},
+					fires: ['voice'],
+				},
+				...quiet(2),
+			],
 			{ events: ['done'], formats: ['voiceover'] },
 		);
 		expect(totals.firedOnce).toBe(1);
@@ -207,29 +265,58 @@ describe('Social Content Trigger: exactly once, whatever the list looks like', (
 describe('Social Content Trigger: one bad generation never blocks the others', () => {
 	test(`outputs that answer 404 for ever (Download Outputs on): the others come out; this one after ${MAX_ATTEMPTS} polls with an error`, async () => {
 		const steps: Step[] = [
-			{ act: (s) => { s.createDone('a'); s.createDone('gone'); s.createDone('b'); s.missingFiles.add('gone'); }, fires: ['a', 'b'] },
+			{
+				act: (s) => {
+					s.createDone('a');
+					s.createDone('gone');
+					s.createDone('b');
+					s.missingFiles.add('gone');
+				},
+				fires: ['a', 'b'],
+			},
 			{ act: (s) => s.createDone('c'), fires: ['c'] },
 			{ restart: true, fires: [] },
 			...quiet(MAX_ATTEMPTS - 4),
 			{ fires: ['gone'] },
 			...quiet(3),
 		];
-		const result = await runTimeline(NO_TIMESTAMPS, (s) => s.createDoneMany('old_', 5), steps, { events: ['done'], downloadOutputs: true });
+		const result = await runTimeline(NO_TIMESTAMPS, (s) => s.createDoneMany('old_', 5), steps, {
+			events: ['done'],
+			downloadOutputs: true,
+		});
 		const gone = result.items.find((item) => item.id === 'gone');
-		expect(gone?.error).toMatch(new RegExp(`^Could not read this generation's details or outputs after ${MAX_ATTEMPTS} tries: Not found: GET /uploads/gone.png \\(404\\)`));
-		expect(result.items.filter((item) => item.id !== 'gone').every((item) => item.error === undefined)).toBe(true);
+		expect(gone?.error).toMatch(
+			new RegExp(
+				`^Could not read this generation's details or outputs after ${MAX_ATTEMPTS} tries: Not found: GET /uploads/gone.png \\(404\\)`,
+			),
+		);
+		expect(
+			result.items.filter((item) => item.id !== 'gone').every((item) => item.error === undefined),
+		).toBe(true);
 		report('outputs 404 for ever', result);
 	});
 
 	test('a read by id that fails for 3 polls, then works: it fires on the 4th, normally', async () => {
 		const shape: ListShape = { timestamps: 'none', order: 'creation', outputsInList: false };
-		const result = await runTimeline(shape, (s) => s.createDoneMany('old_', 5), [
-			{ act: (s) => { s.createDone('flaky'); s.createDone('fine'); s.detailFailures.set('flaky', 3 * 3); }, fires: ['fine'] },
-			{ fires: [] },
-			{ restart: true, fires: [] },
-			{ fires: ['flaky'] },
-			...quiet(2),
-		], { events: ['done'], downloadOutputs: true });
+		const result = await runTimeline(
+			shape,
+			(s) => s.createDoneMany('old_', 5),
+			[
+				{
+					act: (s) => {
+						s.createDone('flaky');
+						s.createDone('fine');
+						s.detailFailures.set('flaky', 3 * 3);
+					},
+					fires: ['fine'],
+				},
+				{ fires: [] },
+				{ restart: true, fires: [] },
+				{ fires: ['flaky'] },
+				...quiet(2),
+			],
+			{ events: ['done'], downloadOutputs: true },
+		);
 		expect(result.items.find((item) => item.id === 'flaky')?.error).toBeUndefined();
 		report('detail read fails 3 polls', result);
 	});
@@ -237,9 +324,24 @@ describe('Social Content Trigger: one bad generation never blocks the others', (
 	test('a pending generation the list no longer shows is asked for by id; deleted ones are dropped', async () => {
 		const shape: ListShape = { timestamps: 'none', order: 'creation', window: 30 };
 		const result = await runTimeline(shape, () => undefined, [
-			{ act: (s) => { s.create('slow'); s.create('doomed'); }, fires: [] },
-			{ act: (s) => s.createDoneMany('burst_', 40), fires: Array.from({ length: 30 }, (_, i) => `burst_${i + 10}`) },
-			{ act: (s) => { s.finish('slow'); s.remove('doomed'); }, fires: ['slow'] },
+			{
+				act: (s) => {
+					s.create('slow');
+					s.create('doomed');
+				},
+				fires: [],
+			},
+			{
+				act: (s) => s.createDoneMany('burst_', 40),
+				fires: Array.from({ length: 30 }, (_, i) => `burst_${i + 10}`),
+			},
+			{
+				act: (s) => {
+					s.finish('slow');
+					s.remove('doomed');
+				},
+				fires: ['slow'],
+			},
 			...quiet(2),
 		]);
 		expect(result.service.requests.filter((uri) => uri === `${GEN}/doomed`)).toHaveLength(2);
@@ -251,37 +353,43 @@ describe('Social Content Trigger: one bad generation never blocks the others', (
 describe('Social Content Trigger: activation never leaves a dead trigger', () => {
 	const ACTIVATIONS: WorkflowActivateMode[] = ['init', 'activate', 'leadershipChange'];
 
-	test.each(ACTIVATIONS)('with state, %s while the service fails: no throw, state unchanged, the next poll catches up', async (activation) => {
-		const service = new GenerationService(NO_TIMESTAMPS);
-		service.serve();
-		const first = triggerWorkflow({ events: ['done'] });
-		expect(await activeTrigger(first, apiKeyCredentials).poll()).toBeNull();
-		const saved = JSON.parse(JSON.stringify(first.staticData)) as IDataObject;
-		service.createDone('while_down');
-		const workflow = triggerWorkflow({ events: ['done'] }, saved);
-		const trigger = activeTrigger(workflow, apiKeyCredentials, activation);
-		service.listFailures = READ_TRIES;
-		expect(await trigger.poll()).toBeNull();
-		expect(workflow.staticData).toEqual(saved);
-		// Scheduled polls after it report failures as errors (an error execution; the poller stays).
-		service.listFailures = READ_TRIES;
-		await expect(trigger.poll()).rejects.toThrow(/500/);
-		expect(ids(await trigger.poll())).toEqual(['while_down']);
-	});
+	test.each(ACTIVATIONS)(
+		'with state, %s while the service fails: no throw, state unchanged, the next poll catches up',
+		async (activation) => {
+			const service = new GenerationService(NO_TIMESTAMPS);
+			service.serve();
+			const first = triggerWorkflow({ events: ['done'] });
+			expect(await activeTrigger(first, apiKeyCredentials).poll()).toBeNull();
+			const saved = JSON.parse(JSON.stringify(first.staticData)) as IDataObject;
+			service.createDone('while_down');
+			const workflow = triggerWorkflow({ events: ['done'] }, saved);
+			const trigger = activeTrigger(workflow, apiKeyCredentials, activation);
+			service.listFailures = READ_TRIES;
+			expect(await trigger.poll()).toBeNull();
+			expect(workflow.staticData).toEqual(saved);
+			// Scheduled polls after it report failures as errors (an error execution; the poller stays).
+			service.listFailures = READ_TRIES;
+			await expect(trigger.poll()).rejects.toThrow(/500/);
+			expect(ids(await trigger.poll())).toEqual(['while_down']);
+		},
+	);
 
-	test.each(ACTIVATIONS)('first activation (%s) while the service fails: no throw; the first poll that reaches it sets the baseline', async (activation) => {
-		const service = new GenerationService(NO_TIMESTAMPS);
-		service.serve();
-		service.createDone('before');
-		const workflow = triggerWorkflow({ events: ['done'] });
-		const trigger = activeTrigger(workflow, apiKeyCredentials, activation);
-		service.listFailures = READ_TRIES;
-		expect(await trigger.poll()).toBeNull();
-		expect(JSON.stringify(workflow.staticData)).not.toContain('generations');
-		expect(await trigger.poll()).toBeNull(); // baseline: 'before' does not fire
-		service.createDone('after');
-		expect(ids(await trigger.poll())).toEqual(['after']);
-	});
+	test.each(ACTIVATIONS)(
+		'first activation (%s) while the service fails: no throw; the first poll that reaches it sets the baseline',
+		async (activation) => {
+			const service = new GenerationService(NO_TIMESTAMPS);
+			service.serve();
+			service.createDone('before');
+			const workflow = triggerWorkflow({ events: ['done'] });
+			const trigger = activeTrigger(workflow, apiKeyCredentials, activation);
+			service.listFailures = READ_TRIES;
+			expect(await trigger.poll()).toBeNull();
+			expect(JSON.stringify(workflow.staticData)).not.toContain('generations');
+			expect(await trigger.poll()).toBeNull(); // baseline: 'before' does not fire
+			service.createDone('after');
+			expect(ids(await trigger.poll())).toEqual(['after']);
+		},
+	);
 
 	test.each([
 		['a rejected credential', 401, /rejected the credential/],
@@ -289,8 +397,15 @@ describe('Social Content Trigger: activation never leaves a dead trigger', () =>
 	])('a person activating with %s still gets a clear error', async (_name, status, message) => {
 		const workflow = triggerWorkflow({ events: ['done'] });
 		if (status) nock(APP_URL).get(GEN).query(true).reply(status, { msg: 'Unauthorized' }).persist();
-		else nock(APP_URL).get(GEN).query(true).reply(200, '<html>login</html>', { 'Content-Type': 'text/html' }).persist();
-		await expect(activeTrigger(workflow, apiKeyCredentials, 'activate').poll()).rejects.toThrow(message);
+		else
+			nock(APP_URL)
+				.get(GEN)
+				.query(true)
+				.reply(200, '<html>login</html>', { 'Content-Type': 'text/html' })
+				.persist();
+		await expect(activeTrigger(workflow, apiKeyCredentials, 'activate').poll()).rejects.toThrow(
+			message,
+		);
 		// At n8n's start nobody is watching: the trigger stays scheduled and each poll reports it.
 		const atStart = activeTrigger(workflow, apiKeyCredentials, 'init');
 		expect(await atStart.poll()).toBeNull();
@@ -300,8 +415,19 @@ describe('Social Content Trigger: activation never leaves a dead trigger', () =>
 
 describe('Social Content Trigger: upgrade from the v1 state', () => {
 	// Static data as 0.1.0 saved it, under the node's key.
-	const v1State = (seen: string[], highWaterMs: number | null = null, forgottenUpToMs: number | null = null) => ({
-		'node:Trigger': { generations: { v: 1, highWaterMs, seen: Object.fromEntries(seen.map((id) => [id, 0])), forgottenUpToMs } },
+	const v1State = (
+		seen: string[],
+		highWaterMs: number | null = null,
+		forgottenUpToMs: number | null = null,
+	) => ({
+		'node:Trigger': {
+			generations: {
+				v: 1,
+				highWaterMs,
+				seen: Object.fromEntries(seen.map((id) => [id, 0])),
+				forgottenUpToMs,
+			},
+		},
 	});
 
 	test('v1 past its 2,000-id cap (it had forgotten the 500 newest): the upgrade fires none of the 2,500, then new ones once', async () => {
@@ -309,10 +435,15 @@ describe('Social Content Trigger: upgrade from the v1 state', () => {
 		service.serve();
 		const all = service.createDoneMany('old_', 2500);
 		// What v1 kept: the oldest 2,000 (it forgot newest-first lists from the top).
-		const workflow = triggerWorkflow({ events: ['done'] }, v1State(all.slice(0, 2000)) as IDataObject);
+		const workflow = triggerWorkflow(
+			{ events: ['done'] },
+			v1State(all.slice(0, 2000)) as IDataObject,
+		);
 		const trigger = activeTrigger(workflow, apiKeyCredentials, 'init');
 		expect(await trigger.poll()).toBeNull();
-		expect(((workflow.staticData["node:Trigger"] as IDataObject).generations as IDataObject).v).toBe(3);
+		expect(
+			((workflow.staticData['node:Trigger'] as IDataObject).generations as IDataObject).v,
+		).toBe(3);
 		service.createDone('new');
 		expect(ids(await trigger.poll())).toEqual(['new']);
 		expect(await trigger.poll()).toBeNull();
@@ -336,7 +467,10 @@ describe('Social Content Trigger: upgrade from the v1 state', () => {
 		const lastFinish = service.listed()[0].finishedMs!;
 		service.touch('old_0');
 		service.createDone('since');
-		const workflow = triggerWorkflow({ events: ['done'] }, v1State(all.slice(-5), lastFinish, lastFinish - 1) as IDataObject);
+		const workflow = triggerWorkflow(
+			{ events: ['done'] },
+			v1State(all.slice(-5), lastFinish, lastFinish - 1) as IDataObject,
+		);
 		expect(ids(await activeTrigger(workflow, apiKeyCredentials, 'init').poll())).toEqual(['since']);
 	});
 });
@@ -356,14 +490,25 @@ describe('Social Content Trigger: the rest of its contract', () => {
 	test('a new generation fires with its outputs (and its files with Download Outputs)', async () => {
 		const service = new GenerationService(NO_TIMESTAMPS);
 		service.serve();
-		const trigger = activeTrigger(triggerWorkflow({ events: ['done'], downloadOutputs: true }), apiKeyCredentials);
+		const trigger = activeTrigger(
+			triggerWorkflow({ events: ['done'], downloadOutputs: true }),
+			apiKeyCredentials,
+		);
 		await trigger.poll();
 		service.createDone('new');
 		const fired = await trigger.poll();
 		expect(fired?.[0]).toEqual([
 			{
-				json: { id: 'new', status: 'done', format: 'slideshow', credits: 3, outputs: [{ id: 'm_new', path: '/uploads/new.png' }] },
-				binary: { output_0: expect.objectContaining({ mimeType: 'image/png', fileName: 'new.png' }) },
+				json: {
+					id: 'new',
+					status: 'done',
+					format: 'slideshow',
+					credits: 3,
+					outputs: [{ id: 'm_new', path: '/uploads/new.png' }],
+				},
+				binary: {
+					output_0: expect.objectContaining({ mimeType: 'image/png', fileName: 'new.png' }),
+				},
 			},
 		]);
 	});
@@ -371,7 +516,10 @@ describe('Social Content Trigger: the rest of its contract', () => {
 	test('Simplify off: the generation with every field, outputs with their location too', async () => {
 		const service = new GenerationService(NO_TIMESTAMPS);
 		service.serve();
-		const trigger = activeTrigger(triggerWorkflow({ events: ['done'], simplify: false }), apiKeyCredentials);
+		const trigger = activeTrigger(
+			triggerWorkflow({ events: ['done'], simplify: false }),
+			apiKeyCredentials,
+		);
 		await trigger.poll();
 		service.createDone('new');
 		expect((await trigger.poll())?.[0][0].json).toEqual({
@@ -384,12 +532,19 @@ describe('Social Content Trigger: the rest of its contract', () => {
 	});
 
 	test('list entries without outputs or format are read by id when they fire', async () => {
-		const service = new GenerationService({ timestamps: 'none', order: 'creation', outputsInList: false });
+		const service = new GenerationService({
+			timestamps: 'none',
+			order: 'creation',
+			outputsInList: false,
+		});
 		service.serve();
 		const trigger = activeTrigger(triggerWorkflow({ events: ['done'] }), apiKeyCredentials);
 		await trigger.poll();
 		service.createDone('bare');
-		expect((await trigger.poll())?.[0][0].json).toMatchObject({ id: 'bare', outputs: [{ path: '/uploads/bare.png' }] });
+		expect((await trigger.poll())?.[0][0].json).toMatchObject({
+			id: 'bare',
+			outputs: [{ path: '/uploads/bare.png' }],
+		});
 		expect(service.requests).toContain(`${GEN}/bare`);
 	});
 
@@ -405,66 +560,107 @@ describe('Social Content Trigger: the rest of its contract', () => {
 	});
 
 	test('the OAuth2 credential works the same, token sent raw', async () => {
-		const scope = nock(APP_URL, { reqheaders: { authorization: 'scapp_SECRETTOKEN_7c1e0b' } }).get(GEN).query(true).reply(200, []);
-		expect(await activeTrigger(triggerWorkflow({ authentication: 'oAuth2', events: ['done'] }), oauth2Credentials).poll()).toBeNull();
+		const scope = nock(APP_URL, { reqheaders: { authorization: 'scapp_SECRETTOKEN_7c1e0b' } })
+			.get(GEN)
+			.query(true)
+			.reply(200, []);
+		expect(
+			await activeTrigger(
+				triggerWorkflow({ authentication: 'oAuth2', events: ['done'] }),
+				oauth2Credentials,
+			).poll(),
+		).toBeNull();
 		scope.done();
 	});
 });
 
 describe('Social Content Trigger: state stays small', () => {
-	test.each([36, 64])('every part of the state at its cap, with %i-character ids and long errors: under 64 KiB, the memory as large as fits', (idLength) => {
-		const id = (n: number) => String(n).padStart(idLength, '0');
-		const start = baseline({ entries: Array.from({ length: MAX_SEEN * 2 }, (_, i) => ({ id: id(i), status: 'done' })) });
-		const full = settle(
-			{ ...start, pending: Array.from({ length: MAX_PENDING + 50 }, (_, i) => id(1e6 + i)), finishedUpToMs: Date.now() },
-			{ old: [], pending: Array.from({ length: MAX_PENDING + 50 }, (_, i) => id(1e6 + i)), finishedUpToMs: Date.now() },
-			{
-				fired: Array.from({ length: 300 }, (_, i) => id(2e6 + i)),
-				owed: Array.from({ length: MAX_OWED + 5 }, (_, i) => ({ id: id(3e6 + i), status: 'done', attempts: MAX_ATTEMPTS - 1, error: 'x'.repeat(500) })),
-				carried: [],
-				resolvedPending: [],
-			},
-		);
-		const remembered = new SeenMemory(full.seen).size;
-		expect([full.pending.length, full.owed.length]).toEqual([MAX_PENDING, MAX_OWED]);
-		const bytes = JSON.stringify({ 'node:Trigger': { generations: full } }).length;
-		scenarioTotals.push(`  state with every part at its cap (${idLength}-character ids): ${bytes} bytes, ${remembered} ids remembered`);
-		expect(bytes).toBeLessThanOrEqual(STATE_MAX_BYTES);
-		// The newest fired ones are kept: the memory gives way from its oldest end.
-		expect(new SeenMemory(full.seen).has(id(2e6 + 299))).toBe(true);
-		if (idLength === 36) expect(remembered).toBeGreaterThanOrEqual(MAX_SEEN);
-	});
+	test.each([36, 64])(
+		'every part of the state at its cap, with %i-character ids and long errors: under 64 KiB, the memory as large as fits',
+		(idLength) => {
+			const id = (n: number) => String(n).padStart(idLength, '0');
+			const start = baseline({
+				entries: Array.from({ length: MAX_SEEN * 2 }, (_, i) => ({ id: id(i), status: 'done' })),
+			});
+			const full = settle(
+				{
+					...start,
+					pending: Array.from({ length: MAX_PENDING + 50 }, (_, i) => id(1e6 + i)),
+					finishedUpToMs: Date.now(),
+				},
+				{
+					old: [],
+					pending: Array.from({ length: MAX_PENDING + 50 }, (_, i) => id(1e6 + i)),
+					finishedUpToMs: Date.now(),
+				},
+				{
+					fired: Array.from({ length: 300 }, (_, i) => id(2e6 + i)),
+					owed: Array.from({ length: MAX_OWED + 5 }, (_, i) => ({
+						id: id(3e6 + i),
+						status: 'done',
+						attempts: MAX_ATTEMPTS - 1,
+						error: 'x'.repeat(500),
+					})),
+					carried: [],
+					resolvedPending: [],
+				},
+			);
+			const remembered = new SeenMemory(full.seen).size;
+			expect([full.pending.length, full.owed.length]).toEqual([MAX_PENDING, MAX_OWED]);
+			const bytes = JSON.stringify({ 'node:Trigger': { generations: full } }).length;
+			scenarioTotals.push(
+				`  state with every part at its cap (${idLength}-character ids): ${bytes} bytes, ${remembered} ids remembered`,
+			);
+			expect(bytes).toBeLessThanOrEqual(STATE_MAX_BYTES);
+			// The newest fired ones are kept: the memory gives way from its oldest end.
+			expect(new SeenMemory(full.seen).has(id(2e6 + 299))).toBe(true);
+			if (idLength === 36) expect(remembered).toBeGreaterThanOrEqual(MAX_SEEN);
+		},
+	);
 
 	const REGIMES: Array<[string, ListShape, number]> = [
 		['finish times, unpaged', { timestamps: 'finish', order: 'creation' }, 10_000],
 		['no timestamps, unpaged', NO_TIMESTAMPS, 10_000],
 		['no timestamps, paged 100', { timestamps: 'none', order: 'creation', pageSize: 100 }, 1000],
-		['finish times, paged 100, completion order', { timestamps: 'finish', order: 'completion', pageSize: 100 }, 1000],
+		[
+			'finish times, paged 100, completion order',
+			{ timestamps: 'finish', order: 'completion', pageSize: 100 },
+			1000,
+		],
 	];
-	test.each(REGIMES)('100,000 generations, %s: ≤ 64 KiB, none lost or repeated', async (name, shape, perPoll) => {
-		const service = new GenerationService(shape);
-		service.serve();
-		const workflow = triggerWorkflow({ events: ['done'] });
-		const active = activeTrigger(workflow, apiKeyCredentials);
-		await active.poll();
-		const fired = new Set<string>();
-		let repeated = 0;
-		let largest = 0;
-		for (let round = 0; round < 100_000 / perPoll; round++) {
-			// A few stay pending across polls, so the pending set is exercised too.
-			service.createDoneMany('g', perPoll - 2, round * perPoll);
-			service.create(`g${round * perPoll + perPoll - 2}`);
-			service.create(`g${round * perPoll + perPoll - 1}`);
-			if (round > 0) [`g${round * perPoll - 2}`, `g${round * perPoll - 1}`].forEach((id) => service.finish(id));
-			for (const item of (await active.poll())?.[0] ?? []) {
-				if (fired.has(String(item.json.id))) repeated++;
-				fired.add(String(item.json.id));
+	test.each(REGIMES)(
+		'100,000 generations, %s: ≤ 64 KiB, none lost or repeated',
+		async (name, shape, perPoll) => {
+			const service = new GenerationService(shape);
+			service.serve();
+			const workflow = triggerWorkflow({ events: ['done'] });
+			const active = activeTrigger(workflow, apiKeyCredentials);
+			await active.poll();
+			const fired = new Set<string>();
+			let repeated = 0;
+			let largest = 0;
+			for (let round = 0; round < 100_000 / perPoll; round++) {
+				// A few stay pending across polls, so the pending set is exercised too.
+				service.createDoneMany('g', perPoll - 2, round * perPoll);
+				service.create(`g${round * perPoll + perPoll - 2}`);
+				service.create(`g${round * perPoll + perPoll - 1}`);
+				if (round > 0)
+					[`g${round * perPoll - 2}`, `g${round * perPoll - 1}`].forEach((id) =>
+						service.finish(id),
+					);
+				for (const item of (await active.poll())?.[0] ?? []) {
+					if (fired.has(String(item.json.id))) repeated++;
+					fired.add(String(item.json.id));
+				}
+				largest = Math.max(largest, JSON.stringify(workflow.staticData).length);
 			}
-			largest = Math.max(largest, JSON.stringify(workflow.staticData).length);
-		}
-		expect(fired.size).toBe(100_000 - 2);
-		expect(repeated).toBe(0);
-		expect(largest).toBeLessThanOrEqual(64 * 1024);
-		scenarioTotals.push(`  state after 100,000 generations, ${name}: ${JSON.stringify(workflow.staticData).length} bytes (largest ${largest})`);
-	}, 300_000);
+			expect(fired.size).toBe(100_000 - 2);
+			expect(repeated).toBe(0);
+			expect(largest).toBeLessThanOrEqual(64 * 1024);
+			scenarioTotals.push(
+				`  state after 100,000 generations, ${name}: ${JSON.stringify(workflow.staticData).length} bytes (largest ${largest})`,
+			);
+		},
+		300_000,
+	);
 });

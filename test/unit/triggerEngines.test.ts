@@ -7,7 +7,11 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import nock from 'nock';
 
 import { READ_RETRY_DELAYS_MS } from '../../nodes/SocialContent/transport';
-import { MAX_ATTEMPTS, readState, type GenerationState } from '../../nodes/SocialContentTrigger/generationState';
+import {
+	MAX_ATTEMPTS,
+	readState,
+	type GenerationState,
+} from '../../nodes/SocialContentTrigger/generationState';
 import { apiKeyCredentials } from '../helpers/fixtures';
 import { GenerationService, type ListShape } from '../helpers/generationService';
 import { loadAtCommit } from '../helpers/legacyCode';
@@ -38,7 +42,9 @@ class Tally {
 	}
 
 	totals(service: GenerationService, statuses = ['done']) {
-		const due = [...service.finishedSinceStart].filter(([, status]) => statuses.includes(status)).map(([id]) => id);
+		const due = [...service.finishedSinceStart]
+			.filter(([, status]) => statuses.includes(status))
+			.map(([id]) => id);
 		return {
 			firedOnce: [...this.times.values()].filter((n) => n === 1).length,
 			firedTwice: [...this.times.values()].filter((n) => n > 1).length,
@@ -55,73 +61,90 @@ afterAll(() => {
 });
 
 function expectExactlyOnce(name: string, totals: ReturnType<Tally['totals']>): void {
-	printed.push(`  ${name}: fired once ${totals.firedOnce}, fired twice ${totals.firedTwice}, lost ${totals.lost}, old ones fired ${totals.firedOld}`);
-	expect({ firedTwice: totals.firedTwice, lost: totals.lost, firedOld: totals.firedOld }).toEqual({ firedTwice: 0, lost: 0, firedOld: 0 });
+	printed.push(
+		`  ${name}: fired once ${totals.firedOnce}, fired twice ${totals.firedTwice}, lost ${totals.lost}, old ones fired ${totals.firedOld}`,
+	);
+	expect({ firedTwice: totals.firedTwice, lost: totals.lost, firedOld: totals.firedOld }).toEqual({
+		firedTwice: 0,
+		lost: 0,
+		firedOld: 0,
+	});
 }
 
 beforeEach(() => nock.cleanAll());
 
 const SHAPES: Array<[string, ListShape]> = [
 	['no timestamps, creation order', NO_TIMESTAMPS],
-	['finish times, completion order, paged 10', { timestamps: 'finish', order: 'completion', pageSize: 10 }],
+	[
+		'finish times, completion order, paged 10',
+		{ timestamps: 'finish', order: 'completion', pageSize: 10 },
+	],
 	['no timestamps, update order', { timestamps: 'none', order: 'update' }],
 ];
 
-describe.each(ENGINES)('Social Content Trigger in n8n\'s %s poll engine', (engine: Engine) => {
-	test.each(SHAPES)('%s: activation, finished right after it, a list failing two polls, a restart, a file that stays missing, deactivate/activate', async (shapeName, shape) => {
-		const p = `${engine}_${shape.order}_${shape.timestamps}_`; // ids unique per test: n8n's process memory is shared
-		const service = new GenerationService(shape);
-		service.serve();
-		service.createDoneMany(`${p}old_`, 30);
-		service.create(`${p}p1`);
-		service.create(`${p}p2`);
-		const n8n = new SimulatedN8n(engine, { events: ['done'], downloadOutputs: true }, apiKeyCredentials);
-		const tally = new Tally();
+describe.each(ENGINES)("Social Content Trigger in n8n's %s poll engine", (engine: Engine) => {
+	test.each(SHAPES)(
+		'%s: activation, finished right after it, a list failing two polls, a restart, a file that stays missing, deactivate/activate',
+		async (shapeName, shape) => {
+			const p = `${engine}_${shape.order}_${shape.timestamps}_`; // ids unique per test: n8n's process memory is shared
+			const service = new GenerationService(shape);
+			service.serve();
+			service.createDoneMany(`${p}old_`, 30);
+			service.create(`${p}p1`);
+			service.create(`${p}p2`);
+			const n8n = new SimulatedN8n(
+				engine,
+				{ events: ['done'], downloadOutputs: true },
+				apiKeyCredentials,
+			);
+			const tally = new Tally();
 
-		expect(await n8n.activate()).toBeNull(); // the baseline
-		service.startCounting();
+			expect(await n8n.activate()).toBeNull(); // the baseline
+			service.startCounting();
 
-		// Finished between activation and the first scheduled poll.
-		service.createDone(`${p}a1`);
-		service.finish(`${p}p1`);
-		expect(tally.add(await n8n.poll()).sort()).toEqual([`${p}a1`, `${p}p1`]);
+			// Finished between activation and the first scheduled poll.
+			service.createDone(`${p}a1`);
+			service.finish(`${p}p1`);
+			expect(tally.add(await n8n.poll()).sort()).toEqual([`${p}a1`, `${p}p1`]);
 
-		// The list fails for two polls: each is an error n8n records (and backs off from).
-		service.listFailures = READ_TRIES * 2;
-		service.createDone(`${p}b1`);
-		tally.add(await n8n.poll());
-		tally.add(await n8n.poll());
-		expect(n8n.pollErrors).toHaveLength(2);
-		expect(tally.add(await n8n.poll())).toEqual([`${p}b1`]);
+			// The list fails for two polls: each is an error n8n records (and backs off from).
+			service.listFailures = READ_TRIES * 2;
+			service.createDone(`${p}b1`);
+			tally.add(await n8n.poll());
+			tally.add(await n8n.poll());
+			expect(n8n.pollErrors).toHaveLength(2);
+			expect(tally.add(await n8n.poll())).toEqual([`${p}b1`]);
 
-		// A restart: what finished while n8n was down fires once.
-		service.createDone(`${p}c1`);
-		tally.add(await n8n.restart());
-		tally.add(await n8n.poll());
-		expect(tally.times.get(`${p}c1`)).toBe(1);
+			// A restart: what finished while n8n was down fires once.
+			service.createDone(`${p}c1`);
+			tally.add(await n8n.restart());
+			tally.add(await n8n.poll());
+			expect(tally.times.get(`${p}c1`)).toBe(1);
 
-		// A file that stays missing: tried on MAX_ATTEMPTS polls, then emitted with its error.
-		service.createDone(`${p}m1`);
-		service.missingFiles.add(`${p}m1`);
-		for (let poll = 0; poll < MAX_ATTEMPTS + 2; poll++) tally.add(await n8n.poll());
-		const missing = tally.items.filter((item) => item.id === `${p}m1`);
-		expect(missing).toHaveLength(1);
-		expect(String(missing[0].error)).toMatch(new RegExp(`after ${MAX_ATTEMPTS} tries`));
+			// A file that stays missing: tried on MAX_ATTEMPTS polls, then emitted with its error.
+			service.createDone(`${p}m1`);
+			service.missingFiles.add(`${p}m1`);
+			for (let poll = 0; poll < MAX_ATTEMPTS + 2; poll++) tally.add(await n8n.poll());
+			const missing = tally.items.filter((item) => item.id === `${p}m1`);
+			expect(missing).toHaveLength(1);
+			expect(String(missing[0].error)).toMatch(new RegExp(`after ${MAX_ATTEMPTS} tries`));
 
-		// Deactivated while generations finish, activated again: they fire once, at the activation poll or the next.
-		n8n.deactivate();
-		service.finish(`${p}p2`);
-		service.createDone(`${p}d1`);
-		tally.add(await n8n.activate());
-		tally.add(await n8n.poll());
-		for (let poll = 0; poll < 3; poll++) tally.add(await n8n.poll());
+			// Deactivated while generations finish, activated again: they fire once, at the activation poll or the next.
+			n8n.deactivate();
+			service.finish(`${p}p2`);
+			service.createDone(`${p}d1`);
+			tally.add(await n8n.activate());
+			tally.add(await n8n.poll());
+			for (let poll = 0; poll < 3; poll++) tally.add(await n8n.poll());
 
-		expect(n8n.pollErrors).toHaveLength(2);
-		expect(n8n.activationErrors).toHaveLength(0);
-		const totals = tally.totals(service);
-		expect(totals.firedOnce).toBe(7);
-		expectExactlyOnce(`${engine}, ${shapeName}`, totals);
-	}, 120_000);
+			expect(n8n.pollErrors).toHaveLength(2);
+			expect(n8n.activationErrors).toHaveLength(0);
+			const totals = tally.totals(service);
+			expect(totals.firedOnce).toBe(7);
+			expectExactlyOnce(`${engine}, ${shapeName}`, totals);
+		},
+		120_000,
+	);
 
 	test('a list answer with no generations in it (empty array, empty body, no list, a null list) moves nothing', async () => {
 		const p = `${engine}_empty_`;
@@ -132,7 +155,13 @@ describe.each(ENGINES)('Social Content Trigger in n8n\'s %s poll engine', (engin
 		const tally = new Tally();
 		await n8n.activate();
 		service.startCounting();
-		const answers: Array<[number, unknown]> = [[200, []], [200, ''], [200, { data: {} }], [200, { generations: null }], [200, { ok: true }]];
+		const answers: Array<[number, unknown]> = [
+			[200, []],
+			[200, ''],
+			[200, { data: {} }],
+			[200, { generations: null }],
+			[200, { ok: true }],
+		];
 		for (const answer of answers) {
 			service.listAnswers.push(answer);
 			tally.add(await n8n.poll());
@@ -149,7 +178,11 @@ describe.each(ENGINES)('Social Content Trigger in n8n\'s %s poll engine', (engin
 		const service = new GenerationService(NO_TIMESTAMPS);
 		service.serve();
 		service.createDoneMany(`${p}old_`, 10);
-		const n8n = new SimulatedN8n(engine, { events: ['done'], downloadOutputs: true }, apiKeyCredentials);
+		const n8n = new SimulatedN8n(
+			engine,
+			{ events: ['done'], downloadOutputs: true },
+			apiKeyCredentials,
+		);
 		const tally = new Tally();
 		await n8n.activate();
 		service.startCounting();
@@ -170,7 +203,11 @@ describe('Social Content Trigger: a poll stays inside its time budget', () => {
 		const p = 'budget_';
 		const service = new GenerationService(NO_TIMESTAMPS);
 		service.serve();
-		const n8n = new SimulatedN8n('classic', { events: ['done'], downloadOutputs: true }, apiKeyCredentials);
+		const n8n = new SimulatedN8n(
+			'classic',
+			{ events: ['done'], downloadOutputs: true },
+			apiKeyCredentials,
+		);
 		const tally = new Tally();
 		await n8n.activate();
 		service.startCounting();
@@ -187,7 +224,9 @@ describe('Social Content Trigger: a poll stays inside its time budget', () => {
 		expect(durations.length).toBeGreaterThan(1); // it did not fit one poll: carried
 		// 20 s budget; a download started just before the end may finish after it.
 		expect(Math.max(...durations)).toBeLessThan(30_000);
-		printed.push(`  100 slow files (250 ms each): ${durations.length} polls of ${durations.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s`);
+		printed.push(
+			`  100 slow files (250 ms each): ${durations.length} polls of ${durations.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s`,
+		);
 		expectExactlyOnce('slow files, carried over', tally.totals(service));
 	}, 120_000);
 
@@ -205,50 +244,68 @@ describe('Social Content Trigger: a poll stays inside its time budget', () => {
 	});
 });
 
-describe('Social Content Trigger: upgrade from layout 2, built by layout 2\'s own code', () => {
+describe("Social Content Trigger: upgrade from layout 2, built by layout 2's own code", () => {
 	/** Layout 2's module as release 0.2.0 shipped it (the commit before layout 3). */
 	interface LayoutTwo {
 		baseline(reading: { entries: IDataObject[] }): IDataObject;
-		plan(state: IDataObject, reading: { entries: IDataObject[] }): { next: IDataObject; finished: IDataObject[] };
-		settle(state: IDataObject, outcome: { fired: string[]; owed: IDataObject[]; resolvedPending: string[] }): IDataObject;
+		plan(
+			state: IDataObject,
+			reading: { entries: IDataObject[] },
+		): { next: IDataObject; finished: IDataObject[] };
+		settle(
+			state: IDataObject,
+			outcome: { fired: string[]; owed: IDataObject[]; resolvedPending: string[] },
+		): IDataObject;
 	}
 	const v2 = loadAtCommit<LayoutTwo>('1e76b8b', 'nodes/SocialContentTrigger/generationState.ts');
 
 	/** Polls as release 0.2.0 did (its plan and settle), firing what it decided. */
-	function v2Poll(state: IDataObject, service: GenerationService): { state: IDataObject; fired: string[] } {
-		const entries = service.listed().map((generation) => ({ id: generation.id, status: generation.status }) as IDataObject);
+	function v2Poll(
+		state: IDataObject,
+		service: GenerationService,
+	): { state: IDataObject; fired: string[] } {
+		const entries = service
+			.listed()
+			.map((generation) => ({ id: generation.id, status: generation.status }) as IDataObject);
 		const decided = v2.plan(state, { entries });
 		const fired = decided.finished.map((entry) => String(entry.id));
 		return { state: v2.settle(decided.next, { fired, owed: [], resolvedPending: [] }), fired };
 	}
 
-	test.each(SHAPES)('%s: nothing layout 2 fired fires again; what finished since, and what it knew pending, fire once', async (_name, shape) => {
-		const p = `upgrade_${shape.order}_${shape.timestamps}_`;
-		const service = new GenerationService(shape);
-		service.serve();
-		service.createDoneMany(`${p}old_`, 200);
-		service.create(`${p}slow`);
-		let old = v2.baseline({ entries: service.listed().map((generation) => ({ id: generation.id, status: generation.status }) as IDataObject) });
-		service.startCounting();
-		const tally = new Tally();
-		for (const id of ['a', 'b', 'c']) {
-			service.createDone(`${p}${id}`);
-			const polled = v2Poll(old, service);
-			old = polled.state;
-			for (const fired of polled.fired) tally.times.set(fired, (tally.times.get(fired) ?? 0) + 1);
-		}
-		// The release with layout 3 starts from layout 2's saved state (n8n restarts with it).
-		const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
-		n8n.saved = { 'node:Trigger': { generations: old } };
-		service.touch(`${p}b`);
-		service.finish(`${p}slow`);
-		service.createDone(`${p}d`);
-		tally.add(await n8n.activate('init'));
-		expect((readState(n8n.saved['node:Trigger'] as IDataObject) as GenerationState).v).toBe(3);
-		// From then on, old ones layout 2 never remembered (deep in the list) are known too.
-		service.touch(`${p}old_5`);
-		service.touch(`${p}a`);
-		for (let poll = 0; poll < 3; poll++) tally.add(await n8n.poll());
-		expectExactlyOnce(`upgrade from layout 2, ${_name}`, tally.totals(service));
-	});
+	test.each(SHAPES)(
+		'%s: nothing layout 2 fired fires again; what finished since, and what it knew pending, fire once',
+		async (_name, shape) => {
+			const p = `upgrade_${shape.order}_${shape.timestamps}_`;
+			const service = new GenerationService(shape);
+			service.serve();
+			service.createDoneMany(`${p}old_`, 200);
+			service.create(`${p}slow`);
+			let old = v2.baseline({
+				entries: service
+					.listed()
+					.map((generation) => ({ id: generation.id, status: generation.status }) as IDataObject),
+			});
+			service.startCounting();
+			const tally = new Tally();
+			for (const id of ['a', 'b', 'c']) {
+				service.createDone(`${p}${id}`);
+				const polled = v2Poll(old, service);
+				old = polled.state;
+				for (const fired of polled.fired) tally.times.set(fired, (tally.times.get(fired) ?? 0) + 1);
+			}
+			// The release with layout 3 starts from layout 2's saved state (n8n restarts with it).
+			const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
+			n8n.saved = { 'node:Trigger': { generations: old } };
+			service.touch(`${p}b`);
+			service.finish(`${p}slow`);
+			service.createDone(`${p}d`);
+			tally.add(await n8n.activate('init'));
+			expect((readState(n8n.saved['node:Trigger'] as IDataObject) as GenerationState).v).toBe(3);
+			// From then on, old ones layout 2 never remembered (deep in the list) are known too.
+			service.touch(`${p}old_5`);
+			service.touch(`${p}a`);
+			for (let poll = 0; poll < 3; poll++) tally.add(await n8n.poll());
+			expectExactlyOnce(`upgrade from layout 2, ${_name}`, tally.totals(service));
+		},
+	);
 });

@@ -32,7 +32,8 @@ function asObject(value: unknown): IDataObject {
  * under `key` (`{ credits: 42 }`), nothing (an empty body) as `{}`.
  */
 export function asRecord(response: unknown, key: string): IDataObject {
-	if (response && typeof response === 'object' && !Array.isArray(response)) return response as IDataObject;
+	if (response && typeof response === 'object' && !Array.isArray(response))
+		return response as IDataObject;
 	if (response === undefined || response === null || response === '') return {};
 	return { [key]: response as IDataObject[string] };
 }

@@ -5,7 +5,13 @@
  */
 export interface SocialContentOperations {
 	account: 'checkConnection' | 'getBrandProfile';
-	channel: 'list' | 'getConnectUrl' | 'isConnected' | 'disconnect' | 'getAnalytics' | 'getPostAnalytics';
+	channel:
+		| 'list'
+		| 'getConnectUrl'
+		| 'isConnected'
+		| 'disconnect'
+		| 'getAnalytics'
+		| 'getPostAnalytics';
 	hook: 'score' | 'generate';
 	media: 'upload' | 'importFromUrl' | 'list';
 	post: 'create' | 'list' | 'delete' | 'findFreeSlot';

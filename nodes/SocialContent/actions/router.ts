@@ -24,11 +24,17 @@ export const resources: { [R in ResourceName]: Record<SocialContentOperations[R]
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const chosen = (resources as Record<string, Record<string, Operation> | undefined>)[resource]?.[operation];
+	const chosen = (resources as Record<string, Record<string, Operation> | undefined>)[resource]?.[
+		operation
+	];
 	if (!chosen) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
-			description: 'Pick a resource and an operation from the lists.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+			{
+				description: 'Pick a resource and an operation from the lists.',
+			},
+		);
 	}
 
 	return await runForEachItem.call(this, chosen);
@@ -59,7 +65,10 @@ export async function runForEachItem(
 			const itemIndex = next++;
 			try {
 				const results = await operation.execute.call(this, itemIndex, run);
-				outputs[itemIndex] = results.map((result) => ({ ...result, pairedItem: { item: itemIndex } }));
+				outputs[itemIndex] = results.map((result) => ({
+					...result,
+					pairedItem: { item: itemIndex },
+				}));
 			} catch (caught) {
 				const error = withItemIndex(this, caught, itemIndex);
 				if (!this.continueOnFail()) {
@@ -83,12 +92,19 @@ export async function runForEachItem(
  * operation that creates (and may charge), the error names what already exists, so nobody runs
  * the whole batch again blind.
  */
-function nameWhatWasCreated(error: NodeApiError | NodeOperationError, outputs: INodeExecutionData[][]): void {
+function nameWhatWasCreated(
+	error: NodeApiError | NodeOperationError,
+	outputs: INodeExecutionData[][],
+): void {
 	const created = outputs.flatMap((results, itemIndex) =>
-		(results ?? []).map((result) => createdId(result.json)).filter((id) => id !== undefined).map((id) => `item ${itemIndex}: ${id}`),
+		(results ?? [])
+			.map((result) => createdId(result.json))
+			.filter((id) => id !== undefined)
+			.map((id) => `item ${itemIndex}: ${id}`),
 	);
 	if (created.length === 0) return;
-	const shown = created.length > 20 ? [...created.slice(0, 20), `… and ${created.length - 20} more`] : created;
+	const shown =
+		created.length > 20 ? [...created.slice(0, 20), `… and ${created.length - 20} more`] : created;
 	error.description = `${error.description ? `${error.description}\n\n` : ''}Already created by this run before it stopped (${created.length}; running the node again creates them again): ${shown.join(', ')}. Turn on "Continue On Fail" in the node's settings to keep the created items' outputs; do not use "Retry On Fail" here, it sends every item again.`;
 	(error.context as IDataObject).createdIds = created;
 }
@@ -99,10 +115,17 @@ function nameWhatWasCreated(error: NodeApiError | NodeOperationError, outputs: I
  * alone. An error about a started generation must keep its id for the next node, so it goes as
  * `{ error, details }` instead, the other form n8n routes to the error output.
  */
-function errorItem(error: NodeApiError | NodeOperationError): Pick<INodeExecutionData, 'json' | 'error'> {
+function errorItem(
+	error: NodeApiError | NodeOperationError,
+): Pick<INodeExecutionData, 'json' | 'error'> {
 	const generationId = error.context.generationId as string | undefined;
 	if (!generationId) return { json: { error: error.message }, error };
-	return { json: { error: error.message, details: { generationId, ...(error.description ? { description: error.description } : {}) } } };
+	return {
+		json: {
+			error: error.message,
+			details: { generationId, ...(error.description ? { description: error.description } : {}) },
+		},
+	};
 }
 
 function createdId(json: IDataObject): string | undefined {
@@ -110,7 +133,11 @@ function createdId(json: IDataObject): string | undefined {
 	return id === undefined || id === null || id === '' ? undefined : String(id as string);
 }
 
-function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+function withItemIndex(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex ??= itemIndex;
 		return error;

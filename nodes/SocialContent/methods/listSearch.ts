@@ -12,7 +12,10 @@ function matches(filter: string | undefined, ...texts: string[]): boolean {
 	return texts.some((text) => text.toLowerCase().includes(needle));
 }
 
-export async function searchChannels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchChannels(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const channels = await fetchChannels(new RunContext(this));
 	return {
 		results: channels
@@ -21,20 +24,30 @@ export async function searchChannels(this: ILoadOptionsFunctions, filter?: strin
 	};
 }
 
-export async function searchFormats(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchFormats(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const formats = await fetchFormats(new RunContext(this));
 	return {
 		results: formats
 			.filter((format) => matches(filter, format.name, format.id))
 			.map((format) => {
 				const summary = formatInputsSummary(format);
-				return { name: formatLabel(format), value: format.id, ...(summary ? { description: summary } : {}) };
+				return {
+					name: formatLabel(format),
+					value: format.id,
+					...(summary ? { description: summary } : {}),
+				};
 			}),
 	};
 }
 
 /** The latest generations (first page of the list), newest first: "image_fast · done · 2026-11-22 12:03". */
-export async function searchGenerations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchGenerations(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const generations = await recentGenerations(new RunContext(this));
 	return {
 		results: generations
@@ -44,7 +57,10 @@ export async function searchGenerations(this: ILoadOptionsFunctions, filter?: st
 }
 
 /** Posts from 30 days back to 90 days ahead, soonest first: "Text… · 2026-11-22 12:03". */
-export async function searchPosts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchPosts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const posts = await recentPosts(new RunContext(this));
 	return {
 		results: posts

@@ -20,7 +20,9 @@ export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePro
  * Post → Create → Text Per Channel: the channels chosen for the post, so a text cannot go to a
  * channel the post does not (all connected channels while the choice is an expression or empty).
  */
-export async function getPostChannels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getPostChannels(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return await orHint(async () => {
 		const chosen = this.getCurrentNodeParameter('channels');
 		const ids = Array.isArray(chosen) ? chosen.map(String) : [];
@@ -46,13 +48,23 @@ export async function getMediaFiles(this: ILoadOptionsFunctions): Promise<INodeP
 }
 
 /** What a post setting can apply to: each network of the connected channels, then each channel. */
-export async function getSettingTargets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getSettingTargets(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return await orHint(async () => {
 		const channels = await fetchChannels(new RunContext(this));
-		const networks = [...new Set(channels.map((channel) => channel.identifier).filter(Boolean))].sort();
+		const networks = [
+			...new Set(channels.map((channel) => channel.identifier).filter(Boolean)),
+		].sort();
 		return [
-			...networks.map((network) => ({ name: `All ${networkName(network)} Channels`, value: `network:${network}` })),
-			...channels.map((channel) => ({ name: channelLabel(channel), value: `channel:${channel.id}` })),
+			...networks.map((network) => ({
+				name: `All ${networkName(network)} Channels`,
+				value: `network:${network}`,
+			})),
+			...channels.map((channel) => ({
+				name: channelLabel(channel),
+				value: `channel:${channel.id}`,
+			})),
 		];
 	});
 }
@@ -61,13 +73,21 @@ export async function getSettingTargets(this: ILoadOptionsFunctions): Promise<IN
  * Known settings of the networks the post goes to (all networks while its channels are not
  * chosen from the list), each named with its network: Post → Create → Settings → Other Setting.
  */
-export async function getSettingNames(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getSettingNames(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return await orHint(async () => {
 		const chosen = this.getCurrentNodeParameter('channels');
 		const ids = Array.isArray(chosen) ? chosen.map(String) : [];
 		const channels = ids.length ? await fetchChannels(new RunContext(this)) : [];
-		const networks = new Set(channels.filter((channel) => ids.includes(channel.id)).map((channel) => settingsNetwork(channel.identifier)));
-		const settings = networks.size ? KNOWN_SETTINGS.filter((setting) => networks.has(setting.network)) : KNOWN_SETTINGS;
+		const networks = new Set(
+			channels
+				.filter((channel) => ids.includes(channel.id))
+				.map((channel) => settingsNetwork(channel.identifier)),
+		);
+		const settings = networks.size
+			? KNOWN_SETTINGS.filter((setting) => networks.has(setting.network))
+			: KNOWN_SETTINGS;
 		return settings.map((setting) => ({
 			name: `${networkName(setting.network)}: ${setting.label}`,
 			value: `${setting.network}:${setting.name}`,
@@ -81,11 +101,19 @@ export async function getSettingNames(this: ILoadOptionsFunctions): Promise<INod
  * to do (the transport's message, e.g. a wrong Instance URL or a revoked key) become the list's one
  * entry instead.
  */
-async function orHint(load: () => Promise<INodePropertyOptions[]>): Promise<INodePropertyOptions[]> {
+async function orHint(
+	load: () => Promise<INodePropertyOptions[]>,
+): Promise<INodePropertyOptions[]> {
 	try {
 		return await load();
 	} catch (error) {
 		const { message, description } = error as { message?: string; description?: string | null };
-		return [{ name: `Could not load the list: ${message || 'no answer'}`, value: '', ...(description ? { description } : {}) }];
+		return [
+			{
+				name: `Could not load the list: ${message || 'no answer'}`,
+				value: '',
+				...(description ? { description } : {}),
+			},
+		];
 	}
 }

@@ -7,7 +7,8 @@ import { RunContext } from '../transport';
 /** The chosen format's inputs as Start Generation's fields (from GET /studio/formats). */
 export async function getFormatInputs(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const formatId = String(this.getNodeParameter('format', '', { extractValue: true }) ?? '').trim();
-	if (!formatId) return { fields: [], emptyFieldsNotice: 'Choose a format first: its inputs appear here.' };
+	if (!formatId)
+		return { fields: [], emptyFieldsNotice: 'Choose a format first: its inputs appear here.' };
 	const format = (await fetchFormats(new RunContext(this))).find((entry) => entry.id === formatId);
 	if (!format || format.inputFields.length === 0) {
 		return {

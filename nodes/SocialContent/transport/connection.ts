@@ -31,31 +31,47 @@ export interface RawResponse {
 	body: unknown;
 }
 
-export async function readConnection(ctx: ApiContext, itemIndex: number | undefined): Promise<Connection> {
+export async function readConnection(
+	ctx: ApiContext,
+	itemIndex: number | undefined,
+): Promise<Connection> {
 	const authentication = authenticationOf(ctx);
 	const credentialType = credentialTypeOf(authentication);
 	if (!credentialType) {
-		throw new NodeOperationError(ctx.getNode(), `Unknown authentication "${String(authentication)}"`, {
-			itemIndex,
-			description: 'Choose "API Key" or "OAuth2" in the Authentication parameter.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Unknown authentication "${String(authentication)}"`,
+			{
+				itemIndex,
+				description: 'Choose "API Key" or "OAuth2" in the Authentication parameter.',
+			},
+		);
 	}
 	const credentials = await ctx.getCredentials(credentialType);
 	const credential = credentialLabel(ctx, credentialType, authentication);
 	const instanceUrl = String(credentials.instanceUrl ?? '');
 	const baseURL = apiBaseUrl(instanceUrl);
 	if (!/^https?:\/\/[^/\s]+/i.test(baseURL)) {
-		throw new NodeOperationError(ctx.getNode(), 'The Instance URL in the credential is not a web address', {
-			itemIndex,
-			description: `Open ${credential} and enter the address of your instance, starting with https:// (for example https://app.example.com).`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The Instance URL in the credential is not a web address',
+			{
+				itemIndex,
+				description: `Open ${credential} and enter the address of your instance, starting with https:// (for example https://app.example.com).`,
+			},
+		);
 	}
 	const token = (credentials.oauthTokenData as IDataObject | undefined)?.access_token;
-	const secret = authentication === 'oAuth2' ? (token as string | undefined) : (credentials.apiKey as string | undefined);
+	const secret =
+		authentication === 'oAuth2'
+			? (token as string | undefined)
+			: (credentials.apiKey as string | undefined);
 	if (!secret) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			authentication === 'oAuth2' ? 'The OAuth2 credential is not connected' : 'The credential has no API key',
+			authentication === 'oAuth2'
+				? 'The OAuth2 credential is not connected'
+				: 'The credential has no API key',
 			{
 				itemIndex,
 				description:
@@ -69,7 +85,11 @@ export async function readConnection(ctx: ApiContext, itemIndex: number | undefi
 }
 
 /** The credential as the user knows it: the name they gave it, and its kind. */
-function credentialLabel(ctx: ApiContext, credentialType: string, authentication: Authentication): string {
+function credentialLabel(
+	ctx: ApiContext,
+	credentialType: string,
+	authentication: Authentication,
+): string {
 	const kind = authentication === 'oAuth2' ? 'Social Content OAuth2 API' : 'Social Content API';
 	const name = ctx.getNode().credentials?.[credentialType]?.name;
 	return name ? `the credential "${name}" (${kind})` : `the ${kind} credential`;
@@ -78,7 +98,10 @@ function credentialLabel(ctx: ApiContext, credentialType: string, authentication
 /** Execute contexts take an item index for parameters; load-options and poll contexts do not. */
 function authenticationOf(ctx: ApiContext): Authentication {
 	const getParameter = ctx.getNodeParameter as (name: string, ...rest: unknown[]) => unknown;
-	const value = 'getInputData' in ctx ? getParameter.call(ctx, 'authentication', 0, 'apiKey') : getParameter.call(ctx, 'authentication', 'apiKey');
+	const value =
+		'getInputData' in ctx
+			? getParameter.call(ctx, 'authentication', 0, 'apiKey')
+			: getParameter.call(ctx, 'authentication', 'apiKey');
 	return value as Authentication;
 }
 
@@ -164,17 +187,23 @@ function redirectOf(
 	if (!location) return undefined;
 	const onInstance = new URL(location, from).origin === instanceOrigin;
 	const method = (request.method ?? 'GET').toUpperCase();
-	if (method === 'GET' || method === 'HEAD') return onInstance || followOffInstance ? { location, changes: {} } : undefined;
+	if (method === 'GET' || method === 'HEAD')
+		return onInstance || followOffInstance ? { location, changes: {} } : undefined;
 	if (response.statusCode !== 307 && response.statusCode !== 308) return undefined;
 	if (!onInstance) return undefined;
 	const body = request.body as { pipe?: unknown; [Symbol.asyncIterator]?: unknown } | undefined;
-	const streamed = !!body && typeof body === 'object' && (typeof body.pipe === 'function' || typeof body[Symbol.asyncIterator] === 'function');
+	const streamed =
+		!!body &&
+		typeof body === 'object' &&
+		(typeof body.pipe === 'function' || typeof body[Symbol.asyncIterator] === 'function');
 	return streamed ? undefined : { location, changes: {} };
 }
 
 /** The Location header of an answer, when it has one. */
 export function locationOf(response: RawResponse): string | undefined {
-	const location = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'location')?.[1];
+	const location = Object.entries(response.headers ?? {}).find(
+		([name]) => name.toLowerCase() === 'location',
+	)?.[1];
 	return typeof location === 'string' && location ? location : undefined;
 }
 

@@ -78,8 +78,18 @@ export function serverMessages(body: unknown): string[] {
 	const found: string[] = [];
 	// NestJS (the real backend) answers { message: [...], error: "Bad Request", statusCode }: its
 	// `error` only repeats the status's name beside the messages.
-	const nestStyle = typeof data.statusCode === 'number' && data.message !== undefined && typeof data.error === 'string';
-	for (const key of ['msg', 'message', ...(nestStyle ? [] : ['error']), 'errors', 'fieldErrors', 'details']) {
+	const nestStyle =
+		typeof data.statusCode === 'number' &&
+		data.message !== undefined &&
+		typeof data.error === 'string';
+	for (const key of [
+		'msg',
+		'message',
+		...(nestStyle ? [] : ['error']),
+		'errors',
+		'fieldErrors',
+		'details',
+	]) {
 		collect(data[key], '', found);
 	}
 	return [...new Set(found)];
@@ -104,7 +114,8 @@ function collect(value: unknown, field: string, into: string[]): void {
 		return;
 	}
 	// { fieldName: message(s) } maps
-	for (const [key, inner] of Object.entries(entry)) collect(inner, field ? `${field}.${key}` : key, into);
+	for (const [key, inner] of Object.entries(entry))
+		collect(inner, field ? `${field}.${key}` : key, into);
 }
 
 function summarize(body: unknown): JsonObject | string {
@@ -130,7 +141,10 @@ export function statusError(
 	if (response.statusCode >= 300 && response.statusCode < 400) {
 		const instance = new URL(connection.appURL).origin;
 		const moved = response.location ? new URL(response.location, instance).origin : instance;
-		const fix = moved !== instance ? `If the instance moved, set the Instance URL in the credential to ${moved}.` : 'Check the Instance URL in the credential and the instance\'s proxy settings.';
+		const fix =
+			moved !== instance
+				? `If the instance moved, set the Instance URL in the credential to ${moved}.`
+				: "Check the Instance URL in the credential and the instance's proxy settings.";
 		const read = response.method === 'GET' || response.method === 'HEAD';
 		const to = response.location ?? 'no address';
 		// A read is followed on the instance: what reaches here went elsewhere, or round in circles.
@@ -138,7 +152,9 @@ export function statusError(
 			read
 				? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}, ${moved !== instance ? 'another address, where the node does not take the credential' : 'which the node did not follow (no address, or more than 5 redirects)'}`
 				: `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}; it was not sent there, so nothing was created or changed`,
-			read ? fix : `Following it would have turned the request into a GET, or sent it and the credential to another address. ${fix}`,
+			read
+				? fix
+				: `Following it would have turned the request into a GET, or sent it and the credential to another address. ${fix}`,
 		);
 	}
 	if (response.statusCode === 500 && response.about) {
@@ -169,7 +185,7 @@ export function statusError(
 		case 403:
 			return error(
 				`The service refused access to ${response.method} ${response.path} (403)${saidText ? `: ${saidText}` : ''}`,
-				'The credential works but may not use this feature. Check the account\'s plan or the OAuth app\'s permissions.',
+				"The credential works but may not use this feature. Check the account's plan or the OAuth app's permissions.",
 			);
 		case 404:
 			return error(
@@ -185,7 +201,7 @@ export function statusError(
 			return error(
 				`The service answered ${response.statusCode} to ${response.method} ${response.path}${saidText ? `: ${saidText}` : ''}`,
 				response.statusCode >= 500
-					? 'The service failed on its side. Try again later; if it persists, contact the instance\'s administrator.'
+					? "The service failed on its side. Try again later; if it persists, contact the instance's administrator."
 					: 'Check the parameters and run again.',
 			);
 	}
@@ -296,7 +312,10 @@ function networkCodeOf(error: unknown): string {
 /** Whether the request went out (or tried to) and the network failed, as opposed to n8n refusing to send it. */
 export function isNetworkError(error: unknown): boolean {
 	const code = networkCodeOf(error);
-	const names = [(error as Error)?.name, ((error as { cause?: Error })?.cause as Error | undefined)?.name];
+	const names = [
+		(error as Error)?.name,
+		((error as { cause?: Error })?.cause as Error | undefined)?.name,
+	];
 	return /^E[A-Z_]+$/.test(code) || code in NETWORK_REASONS || names.includes('AxiosError');
 }
 
@@ -309,7 +328,10 @@ export function brokenDownloadError(
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(cause.error);
-	const stalled = cause.stalledAfterMs !== undefined ? `stalled: no data came for ${Math.round(cause.stalledAfterMs / 1000)} s (the Timeout)` : undefined;
+	const stalled =
+		cause.stalledAfterMs !== undefined
+			? `stalled: no data came for ${Math.round(cause.stalledAfterMs / 1000)} s (the Timeout)`
+			: undefined;
 	return new NodeApiError(
 		node,
 		{ networkErrorCode: code },
@@ -331,7 +353,7 @@ export function requestNotSentError(
 	const message = redact(String((error as Error)?.message ?? error), connection.secret);
 	return new NodeOperationError(node, `The request could not be sent: ${message}`, {
 		itemIndex,
-		description: 'Check the credential and the node\'s parameters.',
+		description: "Check the credential and the node's parameters.",
 	});
 }
 
@@ -345,7 +367,10 @@ export function networkError(
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(error);
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String((error as Error)?.message));
+	const timedOut =
+		code === 'ECONNABORTED' ||
+		code === 'ETIMEDOUT' ||
+		/timeout/i.test(String((error as Error)?.message));
 	const tries =
 		request.method === 'GET'
 			? `It was tried ${attempts.made} time${attempts.made === 1 ? '' : 's'}.`
@@ -353,7 +378,12 @@ export function networkError(
 	// Our own words only: n8n's text for these codes ("perhaps the server is offline") is wrong
 	// for a slow server, and the HTTP client's error carries the request's headers.
 	const known = NETWORK_REASONS[code];
-	const detail = known || timedOut ? '' : `: ${redact(String((error as Error)?.message ?? ''), connection.secret).slice(0, 200).replace(/[.\s]+$/, '')}`;
+	const detail =
+		known || timedOut
+			? ''
+			: `: ${redact(String((error as Error)?.message ?? ''), connection.secret)
+					.slice(0, 200)
+					.replace(/[.\s]+$/, '')}`;
 	const message = timedOut
 		? `${connection.host} did not answer within ${Math.round(attempts.timeoutMs / 1000)} s`
 		: `Could not reach ${connection.host}: ${known ?? 'the request failed'}`;

@@ -1,8 +1,13 @@
-
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { discardBody, sendAuthenticated, type Connection, type RawResponse } from './connection';
-import { isNetworkError, networkError, rateLimitError, requestNotSentError, type RequestLine } from './errors';
+import {
+	isNetworkError,
+	networkError,
+	rateLimitError,
+	requestNotSentError,
+	type RequestLine,
+} from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, type RequestPacer } from './pacing';
 import { retryAfter } from './rateLimit';
 import { withoutSecrets } from './secrets';
@@ -44,7 +49,12 @@ export async function exchange(
 	const ctx = run.n8n;
 	const limits = requestLimits(run, itemIndex);
 	const sendOnce = async () =>
-		await sendAuthenticated(ctx, connection, { ...options, timeout: limits.timeoutMs }, { followOffInstance: request.download === true });
+		await sendAuthenticated(
+			ctx,
+			connection,
+			{ ...options, timeout: limits.timeoutMs },
+			{ followOffInstance: request.download === true },
+		);
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
 	let waitedForRateLimitMs = 0;
@@ -61,12 +71,20 @@ export async function exchange(
 		try {
 			response = await sendOnce();
 		} catch (error) {
-			if (!isNetworkError(error)) throw requestNotSentError(ctx.getNode(), connection, error, itemIndex);
+			if (!isNetworkError(error))
+				throw requestNotSentError(ctx.getNode(), connection, error, itemIndex);
 			if (isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length) {
 				await abortableWait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 				continue;
 			}
-			throw networkError(ctx.getNode(), connection, request, error, { made: readRetries + 1, timeoutMs: limits.timeoutMs }, itemIndex);
+			throw networkError(
+				ctx.getNode(),
+				connection,
+				request,
+				error,
+				{ made: readRetries + 1, timeoutMs: limits.timeoutMs },
+				itemIndex,
+			);
 		}
 
 		if (response.statusCode === 429) {
@@ -75,7 +93,11 @@ export async function exchange(
 			const wasSeconds = unit.inSeconds;
 			// Sent after the last pause (not already on its way when a 429 came back).
 			const fresh = pacer.isCurrent(ticket);
-			const asked = unit.read(retryAfter(body, response.headers, Date.now(), wasSeconds), fresh, Date.now());
+			const asked = unit.read(
+				retryAfter(body, response.headers, Date.now(), wasSeconds),
+				fresh,
+				Date.now(),
+			);
 			// The waits so far were misread (too short): what the pace learned from them is void.
 			if (unit.inSeconds && !wasSeconds) pacer.relearn();
 			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
@@ -84,7 +106,13 @@ export async function exchange(
 			rateLimitedTries++;
 			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
 			if (triesCapped || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
-				const spent = { waitedMs: waitedForRateLimitMs, askedMs: waitMs, tries: rateLimitedTries, triesCapped, maxRateLimitWaitMs: limits.maxRateLimitWaitMs };
+				const spent = {
+					waitedMs: waitedForRateLimitMs,
+					askedMs: waitMs,
+					tries: rateLimitedTries,
+					triesCapped,
+					maxRateLimitWaitMs: limits.maxRateLimitWaitMs,
+				};
 				throw rateLimitError(ctx.getNode(), connection, request, body, spent, itemIndex);
 			}
 			const ownWaitMs = pacer.refused(Date.now(), waitMs, asked.wholeSeconds, ticket);
@@ -94,7 +122,11 @@ export async function exchange(
 		}
 		pacer.accepted();
 		run.retryAfterUnit.accepted();
-		if (isRead && TRANSIENT_STATUSES.includes(response.statusCode) && readRetries < READ_RETRY_DELAYS_MS.length) {
+		if (
+			isRead &&
+			TRANSIENT_STATUSES.includes(response.statusCode) &&
+			readRetries < READ_RETRY_DELAYS_MS.length
+		) {
 			discardBody(response);
 			await abortableWait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 			continue;
@@ -106,10 +138,15 @@ export async function exchange(
 /** The node's Request Options where it has them (the action node), else the defaults; one read per request. */
 export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): RequestLimits {
 	if (!('getInputData' in ctx)) return DEFAULT_LIMITS;
-	const given = ctx.getNodeParameter('requestOptions', itemIndex ?? 0, {}) as { maxRateLimitWait?: unknown; timeout?: unknown };
-	const seconds = (value: unknown, fallbackMs: number) => (value === undefined || value === '' ? fallbackMs / 1000 : Number(value));
+	const given = ctx.getNodeParameter('requestOptions', itemIndex ?? 0, {}) as {
+		maxRateLimitWait?: unknown;
+		timeout?: unknown;
+	};
+	const seconds = (value: unknown, fallbackMs: number) =>
+		value === undefined || value === '' ? fallbackMs / 1000 : Number(value);
 	return {
-		maxRateLimitWaitMs: Math.max(0, seconds(given.maxRateLimitWait, DEFAULT_LIMITS.maxRateLimitWaitMs) || 0) * 1000,
+		maxRateLimitWaitMs:
+			Math.max(0, seconds(given.maxRateLimitWait, DEFAULT_LIMITS.maxRateLimitWaitMs) || 0) * 1000,
 		timeoutMs: Math.max(1, seconds(given.timeout, DEFAULT_LIMITS.timeoutMs) || 120) * 1000,
 	};
 }
@@ -140,7 +177,8 @@ export function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
 export async function bodyText(response: RawResponse): Promise<string> {
 	const body = response.body;
 	if (typeof body === 'string') return body;
-	if (body instanceof ArrayBuffer || Buffer.isBuffer(body)) return Buffer.from(body as ArrayBuffer).toString('utf8');
+	if (body instanceof ArrayBuffer || Buffer.isBuffer(body))
+		return Buffer.from(body as ArrayBuffer).toString('utf8');
 	if (body && typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function') {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -166,4 +204,3 @@ export function parseAnswer(text: string): unknown {
 		return text;
 	}
 }
-

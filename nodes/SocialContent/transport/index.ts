@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -13,7 +18,14 @@ import {
 	type RequestSubject,
 } from './errors';
 import { locationOf } from './connection';
-import { bodyText, cancelSignalOf, exchange, parseAnswer, READ_RETRY_DELAYS_MS, requestLimits } from './exchange';
+import {
+	bodyText,
+	cancelSignalOf,
+	exchange,
+	parseAnswer,
+	READ_RETRY_DELAYS_MS,
+	requestLimits,
+} from './exchange';
 import { StreamingForm } from './multipart';
 import { RequestPacer } from './pacing';
 import type { RunContext } from './runContext';
@@ -44,7 +56,11 @@ export interface ApiRequest {
  * Auth follows the node's Authentication parameter; both the API key and the OAuth2 token go into
  * `Authorization` raw, without "Bearer". Pacing, 429 waits and retries: see exchange.ts.
  */
-export async function apiRequest(run: RunContext, request: ApiRequest, itemIndex?: number): Promise<unknown> {
+export async function apiRequest(
+	run: RunContext,
+	request: ApiRequest,
+	itemIndex?: number,
+): Promise<unknown> {
 	const connection = await run.connectionFor(itemIndex);
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -77,8 +93,10 @@ export async function apiRequest(run: RunContext, request: ApiRequest, itemIndex
 	const node = run.n8n.getNode();
 	const ok = response.statusCode >= 200 && response.statusCode < 300;
 	// A redirect not followed (nginx's comes with a small web page): it names where it points.
-	if (response.statusCode >= 300 && response.statusCode < 400) throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
-	if (text.trim() !== '' && looksLikeHtml(text, contentType)) throw wrongInstanceError(node, connection, failed, itemIndex);
+	if (response.statusCode >= 300 && response.statusCode < 400)
+		throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
+	if (text.trim() !== '' && looksLikeHtml(text, contentType))
+		throw wrongInstanceError(node, connection, failed, itemIndex);
 	if (text.trim() === '') {
 		if (ok) return {};
 		throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
@@ -90,7 +108,10 @@ export async function apiRequest(run: RunContext, request: ApiRequest, itemIndex
 }
 
 /** A readable stream, as prepareBinaryData takes it (nodes may not import Node's stream module). */
-export type FileStream = Exclude<Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0], Buffer>;
+export type FileStream = Exclude<
+	Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
+	Buffer
+>;
 
 export interface DownloadedFile {
 	/** The file's bytes as they arrive: hand it to prepareBinaryData, which writes it where n8n keeps binary data. */
@@ -108,7 +129,11 @@ export interface DownloadedFile {
  * is sent only to the instance's own origin, never to another host (a CDN, a storage bucket),
  * neither directly nor through a redirect.
  */
-export async function downloadFile(run: RunContext, location: string, itemIndex?: number): Promise<DownloadedFile> {
+export async function downloadFile(
+	run: RunContext,
+	location: string,
+	itemIndex?: number,
+): Promise<DownloadedFile> {
 	const connection = await run.connectionFor(itemIndex);
 	const url = new URL(location, `${connection.appURL}/`);
 	const request = { method: 'GET', path: url.pathname, download: true };
@@ -127,15 +152,28 @@ export async function downloadFile(run: RunContext, location: string, itemIndex?
 	const response = await exchange(run, connection, request, options, itemIndex, pacer);
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		const body = parseAnswer(await bodyText(response));
-		const failed = { statusCode: response.statusCode, body, method: 'GET', path: url.pathname, location: locationOf(response) };
+		const failed = {
+			statusCode: response.statusCode,
+			body,
+			method: 'GET',
+			path: url.pathname,
+			location: locationOf(response),
+		};
 		throw statusError(run.n8n.getNode(), connection, failed, itemIndex);
 	}
 	const file: Partial<DownloadedFile> = {};
-	endOnSilence(response.body as FileStream, requestLimits(run, itemIndex).timeoutMs, file, cancelSignalOf(run.n8n));
+	endOnSilence(
+		response.body as FileStream,
+		requestLimits(run, itemIndex).timeoutMs,
+		file,
+		cancelSignalOf(run.n8n),
+	);
 	const disposition = String(response.headers['content-disposition'] ?? '');
 	const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
 	const lastSegment = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '');
-	const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
+	const contentType = String(response.headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim();
 	return Object.assign(file, {
 		data: response.body as FileStream,
 		mimeType: contentType || undefined,
@@ -161,7 +199,12 @@ interface WatchedBody {
  * count, so a slow but moving download is never cut; nor is one whose reader is busy (its
  * buffer full: the silence is ours, not the server's).
  */
-function endOnSilence(body: FileStream, idleMs: number, file: Partial<DownloadedFile>, signal?: AbortSignal): void {
+function endOnSilence(
+	body: FileStream,
+	idleMs: number,
+	file: Partial<DownloadedFile>,
+	signal?: AbortSignal,
+): void {
 	const stream = body as unknown as WatchedBody;
 	if (typeof stream.push !== 'function' || typeof stream.destroy !== 'function') return;
 	let lastDataMs = Date.now();
@@ -177,10 +220,13 @@ function endOnSilence(body: FileStream, idleMs: number, file: Partial<Downloaded
 		while (!ended && !signal?.aborted) {
 			await abortableWait(checkEveryMs, signal);
 			if (ended) return;
-			if ((stream.readableLength ?? 0) >= (stream.readableHighWaterMark ?? Infinity)) lastDataMs = Date.now();
+			if ((stream.readableLength ?? 0) >= (stream.readableHighWaterMark ?? Infinity))
+				lastDataMs = Date.now();
 			if (Date.now() - lastDataMs >= idleMs) {
 				file.stalledAfterMs = idleMs;
-				const error = Object.assign(new Error(`no data for ${Math.round(idleMs / 1000)} s`), { code: 'ETIMEDOUT' });
+				const error = Object.assign(new Error(`no data for ${Math.round(idleMs / 1000)} s`), {
+					code: 'ETIMEDOUT',
+				});
 				// The reader learns at once; destroying a fetch body may wait on the silent connection
 				// before it reports anything (a second report then finds this listener, not a crash).
 				stream.on('error', () => undefined);
@@ -210,7 +256,8 @@ export async function saveDownload<T>(
 		try {
 			return await save(file);
 		} catch (error) {
-			const broken = (file.data as { complete?: boolean }).complete === false || isNetworkError(error);
+			const broken =
+				(file.data as { complete?: boolean }).complete === false || isNetworkError(error);
 			// Not the download (n8n could not store the file, say): as it is, with the item's index.
 			if (!broken) throw new NodeOperationError(run.n8n.getNode(), error as Error, { itemIndex });
 			if (tries <= READ_RETRY_DELAYS_MS.length && !signal?.aborted) {
@@ -219,7 +266,13 @@ export async function saveDownload<T>(
 			}
 			const connection = await run.connectionFor(itemIndex);
 			const path = new URL(location, `${connection.appURL}/`).pathname;
-			throw brokenDownloadError(run.n8n.getNode(), connection, { method: 'GET', path }, { error, tries, stalledAfterMs: file.stalledAfterMs }, itemIndex);
+			throw brokenDownloadError(
+				run.n8n.getNode(),
+				connection,
+				{ method: 'GET', path },
+				{ error, tries, stalledAfterMs: file.stalledAfterMs },
+				itemIndex,
+			);
 		}
 	}
 }

@@ -56,7 +56,10 @@ export class RequestPacer {
 	/** While measuring the second unpaced cycle (fractional waits): where it began. */
 	private measuring: { refusedAt: number; accepted: number; resumedAt: number } | undefined;
 	/** Since the pace was last set: when its first request went out, and the accepted count then. */
-	private segment: { start: number | undefined; accepted: number } = { start: undefined, accepted: 0 };
+	private segment: { start: number | undefined; accepted: number } = {
+		start: undefined,
+		accepted: 0,
+	};
 
 	/** When the next request may go out (ms since epoch); hold the ticket until then, then check `isCurrent`. */
 	take(now: number): PacerTicket {
@@ -112,17 +115,41 @@ export class RequestPacer {
 		return this.rate;
 	}
 
-	private refusedUnpaced(now: number, waitMs: number, accepted: number, busyMs: number, coarse: boolean): void {
+	private refusedUnpaced(
+		now: number,
+		waitMs: number,
+		accepted: number,
+		busyMs: number,
+		coarse: boolean,
+	): void {
 		this.burst = Math.max(this.burst, accepted);
 		// Nothing accepted measures nothing (the service refuses everything for now): stay unpaced.
 		// A fractional wait first measures one more cycle.
 		if (accepted === 0 || (!coarse && !this.measuring)) {
-			if (!coarse) this.measuring = { refusedAt: now, accepted: this.acceptedCount, resumedAt: this.pausedUntil };
+			if (!coarse)
+				this.measuring = {
+					refusedAt: now,
+					accepted: this.acceptedCount,
+					resumedAt: this.pausedUntil,
+				};
 			return this.restartSegment();
 		}
 		const { rate, burstStart } = this.measuring
-			? { rate: ((this.acceptedCount - this.measuring.accepted + 0.5) * 1000) / Math.max(1, now - this.measuring.refusedAt), burstStart: this.measuring.resumedAt }
-			: { rate: (accepted * 1000) / Math.max(1, busyMs + Math.max(waitMs - FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS)), burstStart: this.segment.start ?? now };
+			? {
+					rate:
+						((this.acceptedCount - this.measuring.accepted + 0.5) * 1000) /
+						Math.max(1, now - this.measuring.refusedAt),
+					burstStart: this.measuring.resumedAt,
+				}
+			: {
+					rate:
+						(accepted * 1000) /
+						Math.max(
+							1,
+							busyMs + Math.max(waitMs - FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS),
+						),
+					burstStart: this.segment.start ?? now,
+				};
 		this.setRate(rate * MARGIN);
 		this.nextSlotAt = Math.max(this.nextSlotAt, burstStart + (accepted * 1000) / this.rate);
 	}
@@ -138,11 +165,14 @@ export class RequestPacer {
 			// What got through since is well below the pace: the limit came down, follow it.
 			// Even counting the saved burst in, far less got through than the pace: the limit came down.
 			const gotThrough = busyMs >= MEASURE_MIN_MS ? (accepted * 1000) / busyMs : 0;
-			if (gotThrough > MIN_RATE && gotThrough < pace * SQUEEZE_RATIO) this.floor = Math.min(this.floor, gotThrough * MARGIN);
+			if (gotThrough > MIN_RATE && gotThrough < pace * SQUEEZE_RATIO)
+				this.floor = Math.min(this.floor, gotThrough * MARGIN);
 		} else if (sinceSet > MIN_RATE) {
 			this.floor = Math.max(this.floor, Math.min(sinceSet * MARGIN, pace * BACKOFF));
 		}
-		this.setRate(this.floor > 0 ? this.floor : Math.max(pace * FIRST_FAILURE_DROP, sinceSet * MARGIN));
+		this.setRate(
+			this.floor > 0 ? this.floor : Math.max(pace * FIRST_FAILURE_DROP, sinceSet * MARGIN),
+		);
 	}
 
 	/** A pace that held long enough is confirmed; then the next is tried, unless settled. */
@@ -163,7 +193,11 @@ export class RequestPacer {
 		}
 		const costly = (this.refusalCostMs / 1000) * this.rate >= COSTLY_REFUSAL_REQUESTS;
 		if (this.ceiling / this.floor < (costly ? SETTLED_RATIO_COSTLY : SETTLED_RATIO)) return;
-		this.setRate(Number.isFinite(this.ceiling) ? Math.sqrt(this.floor * this.ceiling) : this.rate * (costly ? PROBE_STEP_COSTLY : PROBE_STEP));
+		this.setRate(
+			Number.isFinite(this.ceiling)
+				? Math.sqrt(this.floor * this.ceiling)
+				: this.rate * (costly ? PROBE_STEP_COSTLY : PROBE_STEP),
+		);
 		this.segment.start = now;
 	}
 

@@ -25,15 +25,25 @@ export interface RetryAfter {
  * costs a refused request, one read too long can cost an hour. With neither, the header alone,
  * else one second.
  */
-export function retryAfter(body: unknown, headers: IDataObject = {}, now = Date.now(), inSeconds = false): RetryAfter {
+export function retryAfter(
+	body: unknown,
+	headers: IDataObject = {},
+	now = Date.now(),
+	inSeconds = false,
+): RetryAfter {
 	const hinted = (body as IDataObject | undefined)?.retryAfter;
 	const fromBody = typeof hinted === 'string' && hinted.trim() !== '' ? Number(hinted) : hinted;
 	const fromHeader = headerWait(headers['retry-after'], now);
 	if (typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0) {
 		const whole = Number.isInteger(fromBody);
 		const seconds = fromHeader ? agreesAsSeconds(fromBody, fromHeader.ms) : !whole || inSeconds;
-		const read = { ms: clamp(seconds ? fromBody * 1000 : fromBody), wholeSeconds: seconds && whole && fromBody >= 1 };
-		return !fromHeader && !seconds && fromBody >= 1 ? { ...read, asSecondsMs: clamp(fromBody * 1000) } : read;
+		const read = {
+			ms: clamp(seconds ? fromBody * 1000 : fromBody),
+			wholeSeconds: seconds && whole && fromBody >= 1,
+		};
+		return !fromHeader && !seconds && fromBody >= 1
+			? { ...read, asSecondsMs: clamp(fromBody * 1000) }
+			: read;
 	}
 	return fromHeader ?? { ms: 1000, wholeSeconds: true };
 }
@@ -65,7 +75,9 @@ export class RetryAfterUnit {
 		}
 		if (!fresh) return asked;
 		const streak = this.streak;
-		const countsDown = streak.count > 0 && asked.asSecondsMs >= streak.firstSecondsMs - (now - streak.firstAt) - 1000;
+		const countsDown =
+			streak.count > 0 &&
+			asked.asSecondsMs >= streak.firstSecondsMs - (now - streak.firstAt) - 1000;
 		if (countsDown) streak.count++;
 		else this.streak = { count: 1, firstAt: now, firstSecondsMs: asked.asSecondsMs };
 		if (this.streak.count < SWITCH_AFTER) return asked;
@@ -81,7 +93,8 @@ const SWITCH_AFTER = 3;
 function headerWait(header: unknown, now: number): RetryAfter | undefined {
 	if (typeof header !== 'string' || header.trim() === '') return undefined;
 	const seconds = Number(header);
-	if (Number.isFinite(seconds) && seconds >= 0) return { ms: clamp(seconds * 1000), wholeSeconds: Number.isInteger(seconds) && seconds >= 1 };
+	if (Number.isFinite(seconds) && seconds >= 0)
+		return { ms: clamp(seconds * 1000), wholeSeconds: Number.isInteger(seconds) && seconds >= 1 };
 	const date = Date.parse(header);
 	return Number.isNaN(date) ? undefined : { ms: clamp(date - now), wholeSeconds: true };
 }

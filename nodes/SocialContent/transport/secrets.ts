@@ -6,7 +6,16 @@
  * Names are compared in any case, with `_` and `-` ignored, so `refresh_token` and
  * `Client-Secret` count too.
  */
-const SECRET_FIELDS = new Set(['token', 'refreshtoken', 'accesstoken', 'secret', 'password', 'apikey', 'clientsecret', 'custominstancedetails']);
+const SECRET_FIELDS = new Set([
+	'token',
+	'refreshtoken',
+	'accesstoken',
+	'secret',
+	'password',
+	'apikey',
+	'clientsecret',
+	'custominstancedetails',
+]);
 
 export function isSecretField(name: string): boolean {
 	return SECRET_FIELDS.has(name.toLowerCase().replace(/[_-]/g, ''));

@@ -6,7 +6,11 @@ import { toItems } from '../items';
 export const description: INodeProperties[] = [];
 
 /** GET /agents/ping: proves the credential works and tells which organization it belongs to. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const response = await apiRequest(run, { method: 'GET', path: '/agents/ping' }, itemIndex);
 	return toItems(response);
 }

@@ -6,7 +6,11 @@ import { toItems } from '../items';
 export const description: INodeProperties[] = [];
 
 /** GET /brand: the brand profile, `{ found: false }` until the profile has been read. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const response = await apiRequest(run, { method: 'GET', path: '/brand' }, itemIndex);
 	return toItems(response);
 }

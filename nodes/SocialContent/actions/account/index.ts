@@ -5,7 +5,10 @@ import type { Operation } from '../types';
 import * as checkConnection from './checkConnection.operation';
 import * as getBrandProfile from './getBrandProfile.operation';
 
-export const operations: Record<SocialContentOperations['account'], Operation> = { checkConnection, getBrandProfile };
+export const operations: Record<SocialContentOperations['account'], Operation> = {
+	checkConnection,
+	getBrandProfile,
+};
 
 export const description: INodeProperties[] = [
 	{

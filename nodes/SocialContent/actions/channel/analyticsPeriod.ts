@@ -21,10 +21,14 @@ export function analyticsPeriodField(show: Record<string, string[]>): INodePrope
 export function analyticsQuery(ctx: IExecuteFunctions, itemIndex: number): { date: string } {
 	const days = Number(ctx.getNodeParameter('periodDays', itemIndex, 7));
 	if (!Number.isInteger(days) || days < 1) {
-		throw new NodeOperationError(ctx.getNode(), `"Period (Days)" must be a whole number of days, 1 or more (got ${String(days)})`, {
-			itemIndex,
-			description: 'Enter for example 7 for the last week or 30 for the last month.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"Period (Days)" must be a whole number of days, 1 or more (got ${String(days)})`,
+			{
+				itemIndex,
+				description: 'Enter for example 7 for the last week or 30 for the last month.',
+			},
+		);
 	}
 	return { date: String(days) };
 }

@@ -12,8 +12,20 @@ export const description: INodeProperties[] = [
  * DELETE /integrations/:id. The answer is not in the spec (the real backend answers the whole
  * channel record): the output says what happened in our words and copies nothing of it.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'channel', 'channel', itemIndex);
-	await apiRequest(run, { method: 'DELETE', path: `/integrations/${encodeURIComponent(id)}`, about: { kind: 'channel', id } }, itemIndex);
+	await apiRequest(
+		run,
+		{
+			method: 'DELETE',
+			path: `/integrations/${encodeURIComponent(id)}`,
+			about: { kind: 'channel', id },
+		},
+		itemIndex,
+	);
 	return [{ json: { id, disconnected: true } }];
 }

@@ -14,9 +14,20 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /analytics/:integration?date=: one item per metric when the service sends a list. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'channel', 'channel', itemIndex);
-	const response = await apiRequest(run, { method: 'GET', path: `/analytics/${encodeURIComponent(id)}`, qs: analyticsQuery(this, itemIndex), about: { kind: 'channel', id } },
+	const response = await apiRequest(
+		run,
+		{
+			method: 'GET',
+			path: `/analytics/${encodeURIComponent(id)}`,
+			qs: analyticsQuery(this, itemIndex),
+			about: { kind: 'channel', id },
+		},
 		itemIndex,
 	);
 	return toItems(response);

@@ -34,16 +34,26 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. mastodon',
-		description: 'The provider name as the service spells it in /social/:provider, for one not in the list',
+		description:
+			'The provider name as the service spells it in /social/:provider, for one not in the list',
 		displayOptions: { show: { provider: ['custom'] } },
 	},
 ]);
 
 /** GET /social/:provider: a sign-in URL to open in a browser to connect a channel. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const chosen = this.getNodeParameter('provider', itemIndex) as string;
-	const provider = chosen === 'custom' ? requiredText(this, 'customProvider', 'Custom Provider', itemIndex) : chosen;
-	const response = await apiRequest(run, { method: 'GET', path: `/social/${encodeURIComponent(provider)}` },
+	const provider =
+		chosen === 'custom'
+			? requiredText(this, 'customProvider', 'Custom Provider', itemIndex)
+			: chosen;
+	const response = await apiRequest(
+		run,
+		{ method: 'GET', path: `/social/${encodeURIComponent(provider)}` },
 		itemIndex,
 	);
 	// Not in the spec beyond "a sign-in URL": a bare string becomes `{ url }`.

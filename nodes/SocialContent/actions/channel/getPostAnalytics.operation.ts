@@ -14,9 +14,20 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /analytics/post/:postId?date=. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const postId = locatorId(this, 'postId', 'post', itemIndex);
-	const response = await apiRequest(run, { method: 'GET', path: `/analytics/post/${encodeURIComponent(postId)}`, qs: analyticsQuery(this, itemIndex), about: { kind: 'post', id: postId } },
+	const response = await apiRequest(
+		run,
+		{
+			method: 'GET',
+			path: `/analytics/post/${encodeURIComponent(postId)}`,
+			qs: analyticsQuery(this, itemIndex),
+			about: { kind: 'post', id: postId },
+		},
 		itemIndex,
 	);
 	return toItems(response);

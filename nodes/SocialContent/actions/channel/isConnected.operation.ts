@@ -10,7 +10,11 @@ export const description: INodeProperties[] = [];
  * or no under `connected`/`isConnected` is read as one; any other answer is passed on as it came,
  * without a `connected` the service did not give.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const response = await apiRequest(run, { method: 'GET', path: '/is-connected' }, itemIndex);
 	const json = { ...asRecord(response, 'connected') };
 	const said = json.connected ?? json.isConnected;

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../transport';
@@ -22,7 +27,7 @@ export const description: INodeProperties[] = [
 			name: 'audienceId',
 			type: 'string',
 			default: '',
-			description: 'Write for one of the brand profile\'s audiences (optional)',
+			description: "Write for one of the brand profile's audiences (optional)",
 		},
 	]),
 	...platformFields(show),
@@ -44,13 +49,18 @@ export const description: INodeProperties[] = [
 				{ name: 'All Hooks in One Item', value: 'oneItem' },
 			],
 			default: 'perHook',
-			description: 'One output item per generated hook (to score or post each), or all of them in one item under hooks',
+			description:
+				'One output item per generated hook (to score or post each), or all of them in one item under hooks',
 		},
 	]),
 ];
 
 /** POST /hooks/generate. Hooks come out one per item, or together in one item under `hooks`. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const body: IDataObject = {};
 	const topic = (this.getNodeParameter('topic', itemIndex, '') as string).trim();
 	if (topic) body.topic = topic;
@@ -60,19 +70,32 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 	if (platform) body.platform = platform;
 	const countValue = this.getNodeParameter('count', itemIndex, 0) as unknown;
 	// An expression may give the count as text: "3" is fine, "three" is not.
-	const count = typeof countValue === 'string' && countValue.trim() !== '' ? Number(countValue) : countValue;
+	const count =
+		typeof countValue === 'string' && countValue.trim() !== '' ? Number(countValue) : countValue;
 	if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
-		throw new NodeOperationError(this.getNode(), `"Count" must be a whole number of 0 or more, not ${JSON.stringify(countValue)}`, {
-			itemIndex,
-			description: 'Enter how many hooks to generate, or 0 to leave it to the service.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Count" must be a whole number of 0 or more, not ${JSON.stringify(countValue)}`,
+			{
+				itemIndex,
+				description: 'Enter how many hooks to generate, or 0 to leave it to the service.',
+			},
+		);
 	}
 	if (count > 0) body.count = count;
 
-	const response = await apiRequest(run, { method: 'POST', path: '/hooks/generate', body }, itemIndex);
-	const hooks = (Array.isArray(response) ? response : (unwrapList(response, ['hooks']) ?? [response])).map(
-		(hook): IDataObject => (hook && typeof hook === 'object' ? (hook as IDataObject) : { hook: hook as string }),
+	const response = await apiRequest(
+		run,
+		{ method: 'POST', path: '/hooks/generate', body },
+		itemIndex,
 	);
-	if (this.getNodeParameter('output', itemIndex, 'perHook') === 'oneItem') return [{ json: { hooks } }];
+	const hooks = (
+		Array.isArray(response) ? response : (unwrapList(response, ['hooks']) ?? [response])
+	).map(
+		(hook): IDataObject =>
+			hook && typeof hook === 'object' ? (hook as IDataObject) : { hook: hook as string },
+	);
+	if (this.getNodeParameter('output', itemIndex, 'perHook') === 'oneItem')
+		return [{ json: { hooks } }];
 	return hooks.map((hook) => ({ json: hook }));
 }

@@ -15,8 +15,18 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['hook'] } },
 		options: [
-			{ name: 'Generate', value: 'generate', description: 'Generate hooks for a topic', action: 'Generate hooks' },
-			{ name: 'Score', value: 'score', description: 'Score a piece of text as a hook', action: 'Score a hook' },
+			{
+				name: 'Generate',
+				value: 'generate',
+				description: 'Generate hooks for a topic',
+				action: 'Generate hooks',
+			},
+			{
+				name: 'Score',
+				value: 'score',
+				description: 'Score a piece of text as a hook',
+				action: 'Score a hook',
+			},
 		],
 		default: 'score',
 	},

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../transport';
@@ -28,7 +33,7 @@ export const description: INodeProperties[] = [
 			name: 'audienceId',
 			type: 'string',
 			default: '',
-			description: 'Score for one of the brand profile\'s audiences (optional)',
+			description: "Score for one of the brand profile's audiences (optional)",
 		},
 	]),
 ];
@@ -37,7 +42,11 @@ export const description: INodeProperties[] = [
  * POST /hooks/score: score, pattern, strengths, fixes, rewrite, breakdown, benchmark; plus `text`,
  * the text scored (the answer does not repeat it), so a next node can pick the best of many.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const body: IDataObject = { text: requiredText(this, 'text', 'Text', itemIndex) };
 	const platform = platformValue(this, itemIndex);
 	if (platform) body.platform = platform;

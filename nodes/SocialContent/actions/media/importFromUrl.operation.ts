@@ -25,7 +25,11 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 export const creates = true;
 
 /** POST /upload-from-url. The answer is not in the spec; it is passed on as it comes. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const url = requiredText(this, 'url', 'URL', itemIndex);
 	let parsed: URL | undefined;
 	try {
@@ -34,20 +38,31 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		parsed = undefined;
 	}
 	if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
-		throw new NodeOperationError(this.getNode(), `"URL" must be an http or https address, not "${url}"`, {
-			itemIndex,
-			description: 'The service only imports public http(s) files. Give a full address such as https://example.com/picture.png.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"URL" must be an http or https address, not "${url}"`,
+			{
+				itemIndex,
+				description:
+					'The service only imports public http(s) files. Give a full address such as https://example.com/picture.png.',
+			},
+		);
 	}
 	const notPublic = notPublicReason(parsed);
 	if (notPublic) {
-		throw new NodeOperationError(this.getNode(), `"URL" is not a public address: it points to ${notPublic}`, {
-			itemIndex,
-			description:
-				'The service imports only public http(s) files and cannot reach this machine or a private network. Read the file with a node before this one (Read/Write Files from Disk, HTTP Request) and use Media → Upload instead.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"URL" is not a public address: it points to ${notPublic}`,
+			{
+				itemIndex,
+				description:
+					'The service imports only public http(s) files and cannot reach this machine or a private network. Read the file with a node before this one (Read/Write Files from Disk, HTTP Request) and use Media → Upload instead.',
+			},
+		);
 	}
-	const response = await apiRequest(run, { method: 'POST', path: '/upload-from-url', body: { url: parsed.toString() } },
+	const response = await apiRequest(
+		run,
+		{ method: 'POST', path: '/upload-from-url', body: { url: parsed.toString() } },
 		itemIndex,
 	);
 	return [{ json: asRecord(response, 'result') }];

@@ -6,7 +6,11 @@ import * as importFromUrl from './importFromUrl.operation';
 import * as list from './list.operation';
 import * as upload from './upload.operation';
 
-export const operations: Record<SocialContentOperations['media'], Operation> = { upload, importFromUrl, list };
+export const operations: Record<SocialContentOperations['media'], Operation> = {
+	upload,
+	importFromUrl,
+	list,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -16,9 +20,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['media'] } },
 		options: [
-			{ name: 'Get Many', value: 'list', description: 'Get the files of the media library', action: 'Get many media files' },
-			{ name: 'Import From URL', value: 'importFromUrl', description: 'Import a file from a public URL', action: 'Import media from a URL' },
-			{ name: 'Upload', value: 'upload', description: 'Upload a file from a binary field', action: 'Upload media' },
+			{
+				name: 'Get Many',
+				value: 'list',
+				description: 'Get the files of the media library',
+				action: 'Get many media files',
+			},
+			{
+				name: 'Import From URL',
+				value: 'importFromUrl',
+				description: 'Import a file from a public URL',
+				action: 'Import media from a URL',
+			},
+			{
+				name: 'Upload',
+				value: 'upload',
+				description: 'Upload a file from a binary field',
+				action: 'Upload media',
+			},
 		],
 		default: 'upload',
 	},

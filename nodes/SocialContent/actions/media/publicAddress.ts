@@ -27,7 +27,8 @@ function ipv4Reason(octets: number[]): string | undefined {
 	const value = toNumber(octets);
 	for (const [address, bits, kind] of IPV4_RANGES) {
 		const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-		if (((value & mask) >>> 0) === ((toNumber(address) & mask) >>> 0)) return `a ${kind} address (${octets.join('.')})`;
+		if ((value & mask) >>> 0 === (toNumber(address) & mask) >>> 0)
+			return `a ${kind} address (${octets.join('.')})`;
 	}
 	return undefined;
 }
@@ -41,12 +42,15 @@ function ipv6Reason(text: string): string | undefined {
 	if (!groups) return undefined;
 	const shown = `[${text}]`;
 	if (groups.every((group) => group === 0)) return `the unspecified address ${shown}`;
-	if (groups.slice(0, 7).every((group) => group === 0) && groups[7] === 1) return `a loopback address ${shown}`;
+	if (groups.slice(0, 7).every((group) => group === 0) && groups[7] === 1)
+		return `a loopback address ${shown}`;
 	if ((groups[0] & 0xffc0) === 0xfe80) return `a link-local address ${shown}`;
 	if ((groups[0] & 0xfe00) === 0xfc00) return `a private (unique local) address ${shown}`;
 	// IPv4-mapped (::ffff:a.b.c.d) and the older IPv4-compatible (::a.b.c.d) forms carry an IPv4 address.
-	const mapped = groups.slice(0, 5).every((group) => group === 0) && (groups[5] === 0xffff || groups[5] === 0);
-	if (mapped) return ipv4Reason([groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff]);
+	const mapped =
+		groups.slice(0, 5).every((group) => group === 0) && (groups[5] === 0xffff || groups[5] === 0);
+	if (mapped)
+		return ipv4Reason([groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff]);
 	return undefined;
 }
 
@@ -54,9 +58,16 @@ function ipv6Reason(text: string): string | undefined {
 function ipv6Groups(text: string): number[] | undefined {
 	const [head, tail, extra] = text.split('::');
 	if (extra !== undefined) return undefined;
-	const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+	const parse = (part: string | undefined) =>
+		part ? part.split(':').map((group) => parseInt(group, 16)) : [];
 	const start = parse(head);
 	const end = parse(tail);
-	const groups = tail === undefined ? start : [...start, ...new Array<number>(8 - start.length - end.length).fill(0), ...end];
-	return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : undefined;
+	const groups =
+		tail === undefined
+			? start
+			: [...start, ...new Array<number>(8 - start.length - end.length).fill(0), ...end];
+	return groups.length === 8 &&
+		groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
+		? groups
+		: undefined;
 }

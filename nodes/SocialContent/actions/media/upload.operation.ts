@@ -22,8 +22,14 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 export const creates = true;
 
 /** POST /upload (multipart, field `file`, streamed): returns the media's `id` and `path` for posts. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
-	const propertyName = (this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim();
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
+	const propertyName = (
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string
+	).trim();
 	assertBinaryField(this, propertyName, 'Input Binary Field', itemIndex);
 	return [{ json: await uploadBinary(this, run, propertyName, itemIndex) }];
 }

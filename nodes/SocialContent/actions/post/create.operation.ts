@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../transport';
@@ -7,7 +12,12 @@ import { channelsOfRun, type Channel } from '../shared/channels';
 import { toUtcIso } from '../shared/dates';
 import type { MediaRef } from '../shared/media';
 import { mediaProperty, planMedia } from './postMedia';
-import { channelTextsProperty, settingsPerChannel, settingsProperty, textPerChannel } from './postSettings';
+import {
+	channelTextsProperty,
+	settingsPerChannel,
+	settingsProperty,
+	textPerChannel,
+} from './postSettings';
 
 const show = { resource: ['post'], operation: ['create'] };
 
@@ -30,7 +40,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		type: 'dateTime',
 		default: '',
 		required: true,
-		description: 'When to publish, in the workflow\'s timezone unless the value says otherwise',
+		description: "When to publish, in the workflow's timezone unless the value says otherwise",
 		displayOptions: { show: { type: ['schedule'] } },
 	},
 	{
@@ -60,13 +70,20 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Part',
 		default: { parts: [{ text: '' }] },
-		description: 'The text of the post; more parts make a thread (or comments, depending on the network)',
+		description:
+			'The text of the post; more parts make a thread (or comments, depending on the network)',
 		options: [
 			{
 				displayName: 'Part',
 				name: 'parts',
 				values: [
-					{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 4 }, default: '' },
+					{
+						displayName: 'Text',
+						name: 'text',
+						type: 'string',
+						typeOptions: { rows: 4 },
+						default: '',
+					},
 				],
 			},
 		],
@@ -104,7 +121,11 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 export const creates = true;
 
 /** POST /posts: one request for all channels; one output item per channel, with its `postId`. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	// Every parameter is checked before the first request, so a bad item costs no call; uploads,
 	// the only other creates, come last, right before the post.
 	const type = this.getNodeParameter('type', itemIndex) as string;
@@ -120,7 +141,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const tags = tagsOf(options.tags);
 	const channels = await chosenChannels(this, run, itemIndex);
-	const settings = settingsPerChannel(this, channels, await channelsOfRun(run, itemIndex), itemIndex);
+	const settings = settingsPerChannel(
+		this,
+		channels,
+		await channelsOfRun(run, itemIndex),
+		itemIndex,
+	);
 	const ownTexts = textPerChannel(this, channels, itemIndex);
 	const image: MediaRef[] = [];
 	for (const planned of media) image.push(...(await planned.attach()));
@@ -132,7 +158,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		tags,
 		posts: channels.map((channel) => ({
 			integration: { id: channel.id },
-			value: contentParts(ownTexts.has(channel.id) ? [ownTexts.get(channel.id) as string, ...texts.slice(1)] : texts, image),
+			value: contentParts(
+				ownTexts.has(channel.id) ? [ownTexts.get(channel.id) as string, ...texts.slice(1)] : texts,
+				image,
+			),
 			settings: settings.get(channel.id),
 		})),
 	};
@@ -142,19 +171,31 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 
 function postDate(ctx: IExecuteFunctions, type: string, itemIndex: number): string {
 	const value = ctx.getNodeParameter('date', itemIndex, '') as unknown;
-	if (type === 'now' || ((value === '' || value === null || value === undefined) && type === 'draft')) return new Date().toISOString();
+	if (
+		type === 'now' ||
+		((value === '' || value === null || value === undefined) && type === 'draft')
+	)
+		return new Date().toISOString();
 	const date = toUtcIso(ctx, value, 'Date', itemIndex);
 	// The service would refuse it or publish at once; either way not what "Schedule" means.
 	if (type === 'schedule' && Date.parse(date) <= Date.now()) {
-		throw new NodeOperationError(ctx.getNode(), `"Date" is in the past (${date}): a scheduled post needs a future date`, {
-			itemIndex,
-			description: 'Pick a later date, or set Type to "Publish Now" to post right away.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"Date" is in the past (${date}): a scheduled post needs a future date`,
+			{
+				itemIndex,
+				description: 'Pick a later date, or set Type to "Publish Now" to post right away.',
+			},
+		);
 	}
 	return date;
 }
 
-async function chosenChannels(ctx: IExecuteFunctions, run: RunContext, itemIndex: number): Promise<Channel[]> {
+async function chosenChannels(
+	ctx: IExecuteFunctions,
+	run: RunContext,
+	itemIndex: number,
+): Promise<Channel[]> {
 	const raw = ctx.getNodeParameter('channels', itemIndex, []) as unknown;
 	const ids = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
 		.map((id) => String(id).trim())
@@ -176,10 +217,15 @@ async function chosenChannels(ctx: IExecuteFunctions, run: RunContext, itemIndex
 			});
 		}
 		if (!channel.identifier) {
-			throw new NodeOperationError(ctx.getNode(), `Channel "${channel.name}" has no identifier, so its network is unknown`, {
-				itemIndex,
-				description: 'The service did not say which network this channel is on; reconnect it in the application.',
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Channel "${channel.name}" has no identifier, so its network is unknown`,
+				{
+					itemIndex,
+					description:
+						'The service did not say which network this channel is on; reconnect it in the application.',
+				},
+			);
 		}
 		return channel;
 	});

@@ -7,7 +7,7 @@ import { postLocator } from '../shared/posts';
 export const description: INodeProperties[] = [
 	postLocator(
 		{ resource: ['post'], operation: ['delete'] },
-		'The post to delete, with its group. A group is what one Post → Create made: on some instances the same post on every channel it was created for, on others (each channel its own group) only this channel\'s post',
+		"The post to delete, with its group. A group is what one Post → Create made: on some instances the same post on every channel it was created for, on others (each channel its own group) only this channel's post",
 	),
 ];
 
@@ -16,8 +16,16 @@ export const description: INodeProperties[] = [
  * success): the output says what happened in our words, so no service field named `error` marks
  * a success as a failed item.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'postId', 'post', itemIndex);
-	await apiRequest(run, { method: 'DELETE', path: `/posts/${encodeURIComponent(id)}`, about: { kind: 'post', id } }, itemIndex);
+	await apiRequest(
+		run,
+		{ method: 'DELETE', path: `/posts/${encodeURIComponent(id)}`, about: { kind: 'post', id } },
+		itemIndex,
+	);
 	return [{ json: { id, deleted: true } }];
 }

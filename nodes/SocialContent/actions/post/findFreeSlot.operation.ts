@@ -7,12 +7,30 @@ import { normaliseDates } from '../shared/dates';
 import { locatorId } from '../shared/parameters';
 
 export const description: INodeProperties[] = [
-	channelLocator({ resource: ['post'], operation: ['findFreeSlot'] }, 'The channel to find the next free time for'),
+	channelLocator(
+		{ resource: ['post'], operation: ['findFreeSlot'] },
+		'The channel to find the next free time for',
+	),
 ];
 
 /** GET /find-slot/:id. Not in the spec: a bare date becomes `{ date }`, as ISO with `Z`. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const id = locatorId(this, 'channel', 'channel', itemIndex);
-	const response = await apiRequest(run, { method: 'GET', path: `/find-slot/${encodeURIComponent(id)}`, about: { kind: 'channel', id } }, itemIndex);
-	return [{ json: { channelId: id, ...normaliseDates(asRecord(response, 'date'), ['date', 'slot', 'time']) } }];
+	const response = await apiRequest(
+		run,
+		{ method: 'GET', path: `/find-slot/${encodeURIComponent(id)}`, about: { kind: 'channel', id } },
+		itemIndex,
+	);
+	return [
+		{
+			json: {
+				channelId: id,
+				...normaliseDates(asRecord(response, 'date'), ['date', 'slot', 'time']),
+			},
+		},
+	];
 }

@@ -7,7 +7,12 @@ import * as deletePost from './delete.operation';
 import * as findFreeSlot from './findFreeSlot.operation';
 import * as list from './list.operation';
 
-export const operations: Record<SocialContentOperations['post'], Operation> = { create, list, delete: deletePost, findFreeSlot };
+export const operations: Record<SocialContentOperations['post'], Operation> = {
+	create,
+	list,
+	delete: deletePost,
+	findFreeSlot,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -17,10 +22,30 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['post'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Schedule, publish or draft a post on channels', action: 'Create a post' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a post and its group', action: 'Delete a post' },
-			{ name: 'Find Free Slot', value: 'findFreeSlot', description: 'Find the next free time for a channel', action: 'Find a free slot' },
-			{ name: 'Get Many', value: 'list', description: 'Get the posts in a date range', action: 'Get many posts' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Schedule, publish or draft a post on channels',
+				action: 'Create a post',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a post and its group',
+				action: 'Delete a post',
+			},
+			{
+				name: 'Find Free Slot',
+				value: 'findFreeSlot',
+				description: 'Find the next free time for a channel',
+				action: 'Find a free slot',
+			},
+			{
+				name: 'Get Many',
+				value: 'list',
+				description: 'Get the posts in a date range',
+				action: 'Get many posts',
+			},
 		],
 		default: 'create',
 	},

@@ -28,9 +28,27 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 ]);
 
 /** GET /posts?startDate=&endDate= (ISO, UTC): one item per post, settings parsed from JSON strings. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
-	const startDate = toUtcIso(this, this.getNodeParameter('startDate', itemIndex, ''), 'Start Date', itemIndex);
-	const endDate = toUtcIso(this, this.getNodeParameter('endDate', itemIndex, ''), 'End Date', itemIndex);
-	const response = await apiRequest(run, { method: 'GET', path: '/posts', qs: { startDate, endDate } }, itemIndex);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
+	const startDate = toUtcIso(
+		this,
+		this.getNodeParameter('startDate', itemIndex, ''),
+		'Start Date',
+		itemIndex,
+	);
+	const endDate = toUtcIso(
+		this,
+		this.getNodeParameter('endDate', itemIndex, ''),
+		'End Date',
+		itemIndex,
+	);
+	const response = await apiRequest(
+		run,
+		{ method: 'GET', path: '/posts', qs: { startDate, endDate } },
+		itemIndex,
+	);
 	return toItems(response, ['posts']).map(({ json }) => ({ json: normalisePost(json) }));
 }

@@ -26,15 +26,25 @@ export const mediaProperty: INodeProperties = {
 						{
 							name: 'Binary File From Input',
 							value: 'binary',
-							description: 'A file the input item carries (from Read File, HTTP Request, a form…), uploaded first',
+							description:
+								'A file the input item carries (from Read File, HTTP Request, a form…), uploaded first',
 						},
 						{
 							name: 'Outputs of Input Generation',
 							value: 'generation',
-							description: 'The outputs of the generation in the input item (after the trigger or Start Generation)',
+							description:
+								'The outputs of the generation in the input item (after the trigger or Start Generation)',
 						},
-						{ name: 'From Media Library', value: 'library', description: 'A file already in the media library' },
-						{ name: 'By ID and Path', value: 'idPath', description: 'The ID and path returned by Media → Upload or Import From URL' },
+						{
+							name: 'From Media Library',
+							value: 'library',
+							description: 'A file already in the media library',
+						},
+						{
+							name: 'By ID and Path',
+							value: 'idPath',
+							description: 'The ID and path returned by Media → Upload or Import From URL',
+						},
 					],
 					default: 'binary',
 				},
@@ -60,7 +70,8 @@ export const mediaProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: { loadOptionsMethod: 'getMediaFiles' },
 					default: '',
-					description: 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+					description:
+						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 					displayOptions: { show: { source: ['library'] } },
 				},
 				{
@@ -94,7 +105,11 @@ export interface PlannedMedia {
  * `attach` then uploads or looks up as its source needs. An entry with no source is the old
  * ID-and-path form.
  */
-export function planMedia(ctx: IExecuteFunctions, run: RunContext, itemIndex: number): PlannedMedia[] {
+export function planMedia(
+	ctx: IExecuteFunctions,
+	run: RunContext,
+	itemIndex: number,
+): PlannedMedia[] {
 	const entries = ctx.getNodeParameter('media.files', itemIndex, []) as MediaEntry[];
 	return entries.map((entry, index) => {
 		const label = `Media file ${index + 1}`;
@@ -102,8 +117,13 @@ export function planMedia(ctx: IExecuteFunctions, run: RunContext, itemIndex: nu
 			case 'binary': {
 				const field = String(entry.binaryPropertyName ?? 'data').trim() || 'data';
 				assertBinaryField(ctx, field, `${label}: Input Binary Field`, itemIndex);
-				const fix = 'The service answered the upload without them. Try Media → Upload with the same file to see its answer.';
-				return { attach: async () => [mediaRef(ctx, await uploadBinary(ctx, run, field, itemIndex), label, fix, itemIndex)] };
+				const fix =
+					'The service answered the upload without them. Try Media → Upload with the same file to see its answer.';
+				return {
+					attach: async () => [
+						mediaRef(ctx, await uploadBinary(ctx, run, field, itemIndex), label, fix, itemIndex),
+					],
+				};
 			}
 			case 'generation': {
 				const outputs = generationOutputs(ctx, label, itemIndex);
@@ -111,11 +131,18 @@ export function planMedia(ctx: IExecuteFunctions, run: RunContext, itemIndex: nu
 			}
 			case 'library': {
 				const id = String(entry.mediaId ?? '').trim();
-				if (!id) throw parameterError(ctx, `${label}: no media file chosen`, 'Choose a file from the media library list.', itemIndex);
+				if (!id)
+					throw parameterError(
+						ctx,
+						`${label}: no media file chosen`,
+						'Choose a file from the media library list.',
+						itemIndex,
+					);
 				return { attach: async () => [await mediaFileById(ctx, run, id, itemIndex)] };
 			}
 			default: {
-				const fix = 'Use the id and path returned by Media → Upload or Import From URL, or choose another way to attach it.';
+				const fix =
+					'Use the id and path returned by Media → Upload or Import From URL, or choose another way to attach it.';
 				const ref = mediaRef(ctx, { id: entry.id, path: entry.path }, label, fix, itemIndex);
 				return { attach: async () => [ref] };
 			}
@@ -136,12 +163,27 @@ function generationOutputs(ctx: IExecuteFunctions, label: string, itemIndex: num
 			itemIndex,
 		);
 	}
-	const fix = 'The generation lists this output without a media library id. Upload the file (Binary File From Input, with Download Outputs on) instead.';
-	return outputs.map((output, index) => mediaRef(ctx, { id: output.id, path: output.location }, `${label}: output ${index + 1}`, fix, itemIndex));
+	const fix =
+		'The generation lists this output without a media library id. Upload the file (Binary File From Input, with Download Outputs on) instead.';
+	return outputs.map((output, index) =>
+		mediaRef(
+			ctx,
+			{ id: output.id, path: output.location },
+			`${label}: output ${index + 1}`,
+			fix,
+			itemIndex,
+		),
+	);
 }
 
 /** A file as the post attaches it; `fix` says what to do when its id or path is missing. */
-function mediaRef(ctx: IExecuteFunctions, file: IDataObject, label: string, fix: string, itemIndex: number): MediaRef {
+function mediaRef(
+	ctx: IExecuteFunctions,
+	file: IDataObject,
+	label: string,
+	fix: string,
+	itemIndex: number,
+): MediaRef {
 	const id = file.id === undefined || file.id === null ? '' : String(file.id as string).trim();
 	const path = typeof file.path === 'string' ? file.path.trim() : '';
 	if (!id || !path) {
@@ -155,6 +197,11 @@ function mediaRef(ctx: IExecuteFunctions, file: IDataObject, label: string, fix:
 	return { id, path };
 }
 
-function parameterError(ctx: IExecuteFunctions, message: string, description: string, itemIndex: number): NodeOperationError {
+function parameterError(
+	ctx: IExecuteFunctions,
+	message: string,
+	description: string,
+	itemIndex: number,
+): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }

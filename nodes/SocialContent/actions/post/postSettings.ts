@@ -50,7 +50,7 @@ export const settingsProperty: INodeProperties = {
 					default: '',
 					description:
 						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-					hint: 'A network (all the post\'s channels on it) or one channel. An expression may give a network such as linkedin, or a channel ID.',
+					hint: "A network (all the post's channels on it) or one channel. An expression may give a network such as linkedin, or a channel ID.",
 				},
 				{
 					displayName: 'Setting Name or ID',
@@ -85,7 +85,12 @@ interface SettingsParameter {
  * A setting for a channel that is not chosen is an error (it would be lost); a network with no
  * chosen channel is simply not used.
  */
-export function settingsPerChannel(ctx: IExecuteFunctions, channels: Channel[], connected: Channel[], itemIndex: number): Map<string, IDataObject> {
+export function settingsPerChannel(
+	ctx: IExecuteFunctions,
+	channels: Channel[],
+	connected: Channel[],
+	itemIndex: number,
+): Map<string, IDataObject> {
 	const given = ctx.getNodeParameter('settings', itemIndex, {}) as SettingsParameter;
 	const whoCanReply = given.xWhoCanReply?.at(-1)?.value || X_DEFAULT_WHO_CAN_REPLY;
 	const byNetwork = new Map<string, Array<{ name?: string; value?: string }>>();
@@ -94,17 +99,24 @@ export function settingsPerChannel(ctx: IExecuteFunctions, channels: Channel[], 
 		if (!String(setting.name ?? '').trim()) {
 			throw new NodeOperationError(ctx.getNode(), 'A setting has no name', {
 				itemIndex,
-				description: 'Enter the setting\'s name under Settings, or remove it.',
+				description: "Enter the setting's name under Settings, or remove it.",
 			});
 		}
 		const target = settingTarget(ctx, channels, connected, String(setting.target ?? ''), itemIndex);
 		const { network, name } = readSettingName(String(setting.name));
-		const targetNetwork = target.kind === 'network' ? target.key : channels.find((channel) => channel.id === target.key)?.identifier;
+		const targetNetwork =
+			target.kind === 'network'
+				? target.key
+				: channels.find((channel) => channel.id === target.key)?.identifier;
 		if (network && targetNetwork && network !== settingsNetwork(targetNetwork)) {
-			throw new NodeOperationError(ctx.getNode(), `The setting "${networkName(network)}: ${name}" applies to ${networkName(targetNetwork)}`, {
-				itemIndex,
-				description: `It is a ${networkName(network)} setting. Choose a ${networkName(network)} channel or "All ${networkName(network)} Channels" under "Applies To", or another setting.`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The setting "${networkName(network)}: ${name}" applies to ${networkName(targetNetwork)}`,
+				{
+					itemIndex,
+					description: `It is a ${networkName(network)} setting. Choose a ${networkName(network)} channel or "All ${networkName(network)} Channels" under "Applies To", or another setting.`,
+				},
+			);
 		}
 		const group = target.kind === 'network' ? byNetwork : byChannel;
 		group.set(target.key, [...(group.get(target.key) ?? []), { name, value: setting.value }]);
@@ -142,12 +154,17 @@ function settingTarget(
 	}
 	if (text.startsWith('network:')) return { kind: 'network', key: text.slice('network:'.length) };
 	const channelId = text.startsWith('channel:') ? text.slice('channel:'.length) : text;
-	if (channels.some((channel) => channel.id === channelId)) return { kind: 'channel', key: channelId };
+	if (channels.some((channel) => channel.id === channelId))
+		return { kind: 'channel', key: channelId };
 	if (text.startsWith('channel:') || connected.some((channel) => channel.id === channelId)) {
-		throw new NodeOperationError(ctx.getNode(), `A setting applies to channel "${channelId}", which is not among the post's channels`, {
-			itemIndex,
-			description: `The post goes to: ${channels.map(channelLabel).join(', ')}. Choose one of them, or a network, under "Applies To".`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`A setting applies to channel "${channelId}", which is not among the post's channels`,
+			{
+				itemIndex,
+				description: `The post goes to: ${channels.map(channelLabel).join(', ')}. Choose one of them, or a network, under "Applies To".`,
+			},
+		);
 	}
 	return { kind: 'network', key: text };
 }
@@ -160,7 +177,8 @@ export const channelTextsProperty: INodeProperties = {
 	typeOptions: { multipleValues: true },
 	placeholder: 'Add Text for a Channel',
 	default: {},
-	description: 'Another text for some channels (for example a shorter one for X); replaces the first part\'s text there',
+	description:
+		"Another text for some channels (for example a shorter one for X); replaces the first part's text there",
 	options: [
 		{
 			displayName: 'Text',
@@ -172,26 +190,44 @@ export const channelTextsProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: { loadOptionsMethod: 'getPostChannels', loadOptionsDependsOn: ['channels'] },
 					default: '',
-					description: 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+					description:
+						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 					hint: 'The list offers the channels chosen for the post',
 				},
-				{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 4 }, default: '' },
+				{
+					displayName: 'Text',
+					name: 'text',
+					type: 'string',
+					typeOptions: { rows: 4 },
+					default: '',
+				},
 			],
 		},
 	],
 };
 
 /** Channel id → its own text, checked against the post's channels. */
-export function textPerChannel(ctx: IExecuteFunctions, channels: Channel[], itemIndex: number): Map<string, string> {
-	const entries = (ctx.getNodeParameter('options.channelTexts.text', itemIndex, []) as Array<{ channel?: string; text?: string }>);
+export function textPerChannel(
+	ctx: IExecuteFunctions,
+	channels: Channel[],
+	itemIndex: number,
+): Map<string, string> {
+	const entries = ctx.getNodeParameter('options.channelTexts.text', itemIndex, []) as Array<{
+		channel?: string;
+		text?: string;
+	}>;
 	const texts = new Map<string, string>();
 	for (const entry of entries) {
 		const id = String(entry.channel ?? '').trim();
 		if (!channels.some((channel) => channel.id === id)) {
-			throw new NodeOperationError(ctx.getNode(), `"Text Per Channel" names channel "${id}", which is not among the post's channels`, {
-				itemIndex,
-				description: `The post goes to: ${channels.map(channelLabel).join(', ')}. Choose one of them.`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`"Text Per Channel" names channel "${id}", which is not among the post's channels`,
+				{
+					itemIndex,
+					description: `The post goes to: ${channels.map(channelLabel).join(', ')}. Choose one of them.`,
+				},
+			);
 		}
 		texts.set(id, String(entry.text ?? ''));
 	}

@@ -14,8 +14,12 @@ export interface Channel {
 /** GET /integrations, as channels with id, name and identifier (the network, e.g. `x`). */
 export async function fetchChannels(run: RunContext, itemIndex?: number): Promise<Channel[]> {
 	const response = await apiRequest(run, { method: 'GET', path: '/integrations' }, itemIndex);
-	const list = Array.isArray(response) ? response : (unwrapList(response, ['integrations', 'channels']) ?? []);
-	return (list as IDataObject[]).filter((entry) => entry && typeof entry === 'object' && entry.id !== undefined).map(toChannel);
+	const list = Array.isArray(response)
+		? response
+		: (unwrapList(response, ['integrations', 'channels']) ?? []);
+	return (list as IDataObject[])
+		.filter((entry) => entry && typeof entry === 'object' && entry.id !== undefined)
+		.map(toChannel);
 }
 
 /** A channel record as the service gives it (in the list, or inside a post), read the one way. */
@@ -34,9 +38,19 @@ export function channelLabel(channel: Channel): string {
 }
 
 const NETWORK_NAMES: Record<string, string> = {
-	x: 'X', linkedin: 'LinkedIn', 'linkedin-page': 'LinkedIn Page', instagram: 'Instagram',
-	'instagram-standalone': 'Instagram', facebook: 'Facebook', threads: 'Threads', tiktok: 'TikTok',
-	youtube: 'YouTube', bluesky: 'Bluesky', mastodon: 'Mastodon', pinterest: 'Pinterest', reddit: 'Reddit',
+	x: 'X',
+	linkedin: 'LinkedIn',
+	'linkedin-page': 'LinkedIn Page',
+	instagram: 'Instagram',
+	'instagram-standalone': 'Instagram',
+	facebook: 'Facebook',
+	threads: 'Threads',
+	tiktok: 'TikTok',
+	youtube: 'YouTube',
+	bluesky: 'Bluesky',
+	mastodon: 'Mastodon',
+	pinterest: 'Pinterest',
+	reddit: 'Reddit',
 };
 
 /** A network's name as people write it: "x" → "X", "linkedin" → "LinkedIn"; others capitalised. */
@@ -50,7 +64,10 @@ export async function channelsOfRun(run: RunContext, itemIndex: number): Promise
 }
 
 /** A single-channel picker: from the connected channels, or by ID. */
-export function channelLocator(show: Record<string, string[]>, description: string): INodeProperties {
+export function channelLocator(
+	show: Record<string, string[]>,
+	description: string,
+): INodeProperties {
 	return picker(
 		{
 			displayName: 'Channel',

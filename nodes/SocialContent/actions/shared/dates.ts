@@ -6,13 +6,22 @@ import { DateTime, IANAZone } from 'luxon';
  * A date parameter as ISO 8601 in UTC with milliseconds and `Z`, as the service wants.
  * A value without a zone (what n8n's date picker gives) is read in the workflow's timezone.
  */
-export function toUtcIso(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number): string {
+export function toUtcIso(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+): string {
 	const date = parseDate(value, ctx.getTimezone());
 	if (!date) {
-		throw new NodeOperationError(ctx.getNode(), `"${label}" is not a valid date: ${JSON.stringify(value)}`, {
-			itemIndex,
-			description: 'Pick a date, or give one in ISO 8601 form, for example 2026-12-01T09:30:00Z.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"${label}" is not a valid date: ${JSON.stringify(value)}`,
+			{
+				itemIndex,
+				description: 'Pick a date, or give one in ISO 8601 form, for example 2026-12-01T09:30:00Z.',
+			},
+		);
 	}
 	return date.toISOString();
 }
@@ -25,10 +34,15 @@ export function toUtcIso(ctx: IExecuteFunctions, value: unknown, label: string, 
 export function parseDate(value: unknown, timeZone: string): Date | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
 	if (DateTime.isDateTime(value)) return value.isValid ? value.toJSDate() : undefined;
-	if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+	if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toISO?: unknown }).toISO === 'function'
+	) {
 		return parseDate((value as { toISO: () => string }).toISO(), timeZone);
 	}
-	if (typeof value === 'number') return Number.isFinite(value) ? new Date(epochMs(value)) : undefined;
+	if (typeof value === 'number')
+		return Number.isFinite(value) ? new Date(epochMs(value)) : undefined;
 	if (typeof value !== 'string' || !value.trim()) return undefined;
 	const text = value.trim();
 	if (/^\d{9,}$/.test(text)) return new Date(epochMs(Number(text)));
@@ -71,7 +85,8 @@ export function normaliseDates<T extends Record<string, unknown>>(record: T, fie
  * the value is no date.
  */
 export function shortDate(value: unknown, timeZone: string): string | undefined {
-	const date = typeof value === 'string' || typeof value === 'number' ? parseDate(value, 'UTC') : undefined;
+	const date =
+		typeof value === 'string' || typeof value === 'number' ? parseDate(value, 'UTC') : undefined;
 	if (!date) return undefined;
 	const zone = IANAZone.isValidZone(timeZone) ? timeZone : 'UTC';
 	return DateTime.fromJSDate(date, { zone }).toFormat('d LLL yyyy HH:mm ZZZZ', { locale: 'en-GB' });

@@ -44,7 +44,8 @@ function fromListEntry(entry: unknown): FormatInput | undefined {
 function fromMapEntry(name: string, value: unknown): FormatInput | undefined {
 	if (typeof value === 'boolean') return field(name, { required: value });
 	if (typeof value === 'string') return field(name, { type: value });
-	if (value && typeof value === 'object' && !Array.isArray(value)) return field(name, value as IDataObject);
+	if (value && typeof value === 'object' && !Array.isArray(value))
+		return field(name, value as IDataObject);
 	return field(name, {});
 }
 
@@ -52,7 +53,10 @@ function fromJsonSchema(schema: IDataObject): FormatInput[] {
 	const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
 	return Object.entries(schema.properties as IDataObject).map(([name, value]) => {
 		const property = (value && typeof value === 'object' ? value : {}) as IDataObject;
-		return field(name, { ...property, required: required.includes(name) || property.required === true });
+		return field(name, {
+			...property,
+			required: required.includes(name) || property.required === true,
+		});
 	});
 }
 
@@ -78,24 +82,40 @@ function labelOf(name: string): string {
 		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
 		.split(' ')
 		.filter(Boolean)
-		.map((word) => (/^(url|id|cta)$/i.test(word) ? word.toUpperCase() : word[0].toUpperCase() + word.slice(1)))
+		.map((word) =>
+			/^(url|id|cta)$/i.test(word) ? word.toUpperCase() : word[0].toUpperCase() + word.slice(1),
+		)
 		.join(' ');
 }
 
 const TYPES: Record<string, FieldType> = {
-	string: 'string', text: 'string', str: 'string',
-	number: 'number', integer: 'number', int: 'number', float: 'number', decimal: 'number',
-	boolean: 'boolean', bool: 'boolean',
-	url: 'url', uri: 'url',
-	date: 'dateTime', datetime: 'dateTime', 'date-time': 'dateTime',
-	array: 'array', list: 'array',
-	object: 'object', json: 'object',
+	string: 'string',
+	text: 'string',
+	str: 'string',
+	number: 'number',
+	integer: 'number',
+	int: 'number',
+	float: 'number',
+	decimal: 'number',
+	boolean: 'boolean',
+	bool: 'boolean',
+	url: 'url',
+	uri: 'url',
+	date: 'dateTime',
+	datetime: 'dateTime',
+	'date-time': 'dateTime',
+	array: 'array',
+	list: 'array',
+	object: 'object',
+	json: 'object',
 };
 
 /** The field's type from `type` (or `kind`), refined by a JSON Schema `format` (uri, date-time). */
 function typeOf(record: IDataObject): { type?: FieldType } {
 	const format = typeof record.format === 'string' ? TYPES[record.format.toLowerCase()] : undefined;
-	const declared = [record.type, record.kind].find((value): value is string => typeof value === 'string');
+	const declared = [record.type, record.kind].find(
+		(value): value is string => typeof value === 'string',
+	);
 	const type = declared ? (TYPES[declared.toLowerCase()] ?? 'string') : undefined;
 	if (type === 'string' && format) return { type: format };
 	return type ? { type } : {};

@@ -39,9 +39,12 @@ export function normaliseFormats(response: unknown): StudioFormat[] {
 		.filter((entry) => entry && (entry.id ?? entry.formatId ?? entry.slug) !== undefined)
 		.map((entry) => {
 			const id = String(entry.id ?? entry.formatId ?? entry.slug);
-			const priceValue = entry.credits ?? entry.price ?? entry.cost ?? entry.creditPrice ?? entry.creditCost;
-			const price = typeof priceValue === 'number' ? priceValue : Number.parseFloat(String(priceValue));
-			const inputs = entry.inputs ?? entry.input ?? entry.inputSchema ?? entry.schema ?? entry.fields;
+			const priceValue =
+				entry.credits ?? entry.price ?? entry.cost ?? entry.creditPrice ?? entry.creditCost;
+			const price =
+				typeof priceValue === 'number' ? priceValue : Number.parseFloat(String(priceValue));
+			const inputs =
+				entry.inputs ?? entry.input ?? entry.inputSchema ?? entry.schema ?? entry.fields;
 			return {
 				id,
 				name: String(entry.name ?? entry.label ?? entry.title ?? id),
@@ -66,7 +69,9 @@ export function creditsText(credits: number): string {
 /** What a format takes, for the line under it in the picker: "Needs: Prompt. Also: Seconds". */
 export function formatInputsSummary(format: StudioFormat): string | undefined {
 	const required = format.inputFields.filter((input) => input.required).map((input) => input.label);
-	const optional = format.inputFields.filter((input) => !input.required).map((input) => input.label);
+	const optional = format.inputFields
+		.filter((input) => !input.required)
+		.map((input) => input.label);
 	const parts = [
 		required.length ? `Needs: ${required.join(', ')}` : '',
 		optional.length ? `${required.length ? 'Also' : 'Inputs'}: ${optional.join(', ')}` : '',
@@ -80,7 +85,8 @@ export function formatLocator(show: Record<string, string[]>): INodeProperties {
 		{
 			displayName: 'Format',
 			name: 'format',
-			description: 'What to generate. The list shows each format\'s credit price and inputs; an ID comes from Studio → Get Many Formats (e.g. image_fast).',
+			description:
+				"What to generate. The list shows each format's credit price and inputs; an ID comes from Studio → Get Many Formats (e.g. image_fast).",
 			searchListMethod: 'searchFormats',
 			placeholder: 'e.g. image_fast',
 		},

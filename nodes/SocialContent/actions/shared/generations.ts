@@ -30,7 +30,9 @@ export interface GenerationOutput extends IDataObject {
  */
 export function normaliseGeneration(raw: unknown): IDataObject {
 	const record = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
-	const inner = (record.generation && typeof record.generation === 'object' ? record.generation : record) as IDataObject;
+	const inner = (
+		record.generation && typeof record.generation === 'object' ? record.generation : record
+	) as IDataObject;
 	return {
 		...inner,
 		id: inner.id !== undefined ? String(inner.id) : inner.id,
@@ -41,7 +43,8 @@ export function normaliseGeneration(raw: unknown): IDataObject {
 }
 
 export function outputsOf(generation: IDataObject): GenerationOutput[] {
-	const value = generation.outputs ?? generation.output ?? generation.files ?? generation.media ?? [];
+	const value =
+		generation.outputs ?? generation.output ?? generation.files ?? generation.media ?? [];
 	const list = Array.isArray(value) ? value : [value];
 	return list
 		.map((entry): GenerationOutput | undefined => {
@@ -66,7 +69,11 @@ export async function getGeneration(
 ): Promise<IDataObject> {
 	const response = await apiRequest(
 		run,
-		{ method: 'GET', path: `/studio/generations/${encodeURIComponent(id)}`, ...(namedByUser ? { about: { kind: 'generation', id } } : {}) },
+		{
+			method: 'GET',
+			path: `/studio/generations/${encodeURIComponent(id)}`,
+			...(namedByUser ? { about: { kind: 'generation', id } } : {}),
+		},
 		itemIndex,
 	);
 	return normaliseGeneration(response);
@@ -101,15 +108,18 @@ export async function waitForGeneration(
 		if (generation.status === 'failed') throw generationFailedError(ctx, generation, itemIndex);
 		const left = deadline - Date.now();
 		if (left <= 0) {
-			throw withGenerationId(new NodeApiError(
-				ctx.getNode(),
-				{ generationId: id, status: String(generation.status) },
-				{
-					message: `Generation ${id} did not finish in time (still ${String(generation.status)})`,
-					description: `It was started and may still finish: use "Studio → Get Generation" with ID ${id} later, or raise "Timeout (Minutes)". It was not started again.`,
-					itemIndex,
-				},
-			), id);
+			throw withGenerationId(
+				new NodeApiError(
+					ctx.getNode(),
+					{ generationId: id, status: String(generation.status) },
+					{
+						message: `Generation ${id} did not finish in time (still ${String(generation.status)})`,
+						description: `It was started and may still finish: use "Studio → Get Generation" with ID ${id} later, or raise "Timeout (Minutes)". It was not started again.`,
+						itemIndex,
+					},
+				),
+				id,
+			);
 		}
 		await abortableWait(Math.min(interval, left), signal);
 		interval = Math.min(Math.round(interval * 1.5), options.maxIntervalMs);
@@ -133,15 +143,25 @@ function withGenerationId<E extends NodeApiError | NodeOperationError>(error: E,
 	return error;
 }
 
-export function generationFailedError(ctx: IExecuteFunctions, generation: IDataObject, itemIndex: number): NodeApiError {
-	const reason = generation.error ?? generation.message ?? generation.reason ?? generation.failureReason;
+export function generationFailedError(
+	ctx: IExecuteFunctions,
+	generation: IDataObject,
+	itemIndex: number,
+): NodeApiError {
+	const reason =
+		generation.error ?? generation.message ?? generation.reason ?? generation.failureReason;
 	const reasonText = typeof reason === 'string' ? reason : reason ? JSON.stringify(reason) : '';
 	const id = String(generation.id);
-	const error = new NodeApiError(ctx.getNode(), { generationId: id, status: 'failed' }, {
-		message: `Generation ${id} failed${reasonText ? `: ${reasonText}` : ''}`,
-		description: 'The service reported it as failed. Check its inputs and start a new one; Studio → Get Credits shows what is left.',
-		itemIndex,
-	});
+	const error = new NodeApiError(
+		ctx.getNode(),
+		{ generationId: id, status: 'failed' },
+		{
+			message: `Generation ${id} failed${reasonText ? `: ${reasonText}` : ''}`,
+			description:
+				'The service reported it as failed. Check its inputs and start a new one; Studio → Get Credits shows what is left.',
+			itemIndex,
+		},
+	);
 	return withGenerationId(error, id);
 }
 
@@ -170,8 +190,16 @@ export async function generationItem(
 	const binary: IBinaryKeyData = {};
 	const outputs = generation.outputs as GenerationOutput[];
 	for (let index = 0; index < outputs.length; index++) {
-		binary[outputPropertyName(index)] = await saveDownload(run, outputs[index].location, itemIndex, async (file) =>
-			await ctx.helpers.prepareBinaryData(file.data, file.fileName ?? outputPropertyName(index), file.mimeType),
+		binary[outputPropertyName(index)] = await saveDownload(
+			run,
+			outputs[index].location,
+			itemIndex,
+			async (file) =>
+				await ctx.helpers.prepareBinaryData(
+					file.data,
+					file.fileName ?? outputPropertyName(index),
+					file.mimeType,
+				),
 		);
 	}
 	return { json, binary };
@@ -183,7 +211,8 @@ export function generationLocator(show: Record<string, string[]>): INodeProperti
 		{
 			displayName: 'Generation',
 			name: 'generationId',
-			description: 'The generation to read. The list shows the latest ones; an ID comes from Start Generation, Get Many Generations or the Social Content Trigger (its id field, e.g. gen_…).',
+			description:
+				'The generation to read. The list shows the latest ones; an ID comes from Start Generation, Get Many Generations or the Social Content Trigger (its id field, e.g. gen_…).',
 			searchListMethod: 'searchGenerations',
 			placeholder: 'e.g. gen_8f2k1',
 		},
@@ -192,20 +221,34 @@ export function generationLocator(show: Record<string, string[]>): INodeProperti
 }
 
 /** The first page of GET /studio/generations, labelled for a picker. */
-export async function recentGenerations(run: RunContext): Promise<Array<{ id: string; label: string }>> {
+export async function recentGenerations(
+	run: RunContext,
+): Promise<Array<{ id: string; label: string }>> {
 	const generations: IDataObject[] = [];
-	await walkPages(run, '/studio/generations', { listKeys: ['generations'], maxPages: 1 }, (page) => {
-		generations.push(...page.map(normaliseGeneration));
-		return false;
-	});
+	await walkPages(
+		run,
+		'/studio/generations',
+		{ listKeys: ['generations'], maxPages: 1 },
+		(page) => {
+			generations.push(...page.map(normaliseGeneration));
+			return false;
+		},
+	);
 	// Formats by the names the format list shows; their ids if the list cannot be read.
-	const formatNames = new Map((await fetchFormats(run).catch(() => [])).map((format) => [format.id, format.name]));
+	const formatNames = new Map(
+		(await fetchFormats(run).catch(() => [])).map((format) => [format.id, format.name]),
+	);
 	return generations
 		.filter((generation) => generation.id !== undefined && generation.id !== '')
 		.map((generation) => {
-			const when = shortDate(generation.finishedAt ?? generation.updatedAt ?? generation.createdAt, run.n8n.getTimezone());
+			const when = shortDate(
+				generation.finishedAt ?? generation.updatedAt ?? generation.createdAt,
+				run.n8n.getTimezone(),
+			);
 			const format = formatNames.get(String(generation.format)) ?? generation.format;
-			const parts = [format, generation.status, when, generation.id].filter((part) => part !== undefined && part !== '');
+			const parts = [format, generation.status, when, generation.id].filter(
+				(part) => part !== undefined && part !== '',
+			);
 			return { id: String(generation.id), label: parts.map(String).join(' · ') };
 		});
 }

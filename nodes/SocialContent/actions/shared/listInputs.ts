@@ -8,8 +8,13 @@ import type { FormatInput } from './formatInputs';
  * separated by commas. Its label says so, and names the items' type; the label is what the saved
  * field keeps of it (a mapper field has no room for more), so the run reads the list back from it.
  */
-const LIST_LABEL = /^(.*) \(list(?: of (numbers|true\/false values|texts))?: one per line, or comma-separated\)$/;
-const ITEM_WORDS: Partial<Record<FieldType, string>> = { number: 'numbers', boolean: 'true/false values', string: 'texts' };
+const LIST_LABEL =
+	/^(.*) \(list(?: of (numbers|true\/false values|texts))?: one per line, or comma-separated\)$/;
+const ITEM_WORDS: Partial<Record<FieldType, string>> = {
+	number: 'numbers',
+	boolean: 'true/false values',
+	string: 'texts',
+};
 
 /** The label of a list input's field. */
 export function listLabel(input: FormatInput): string {
@@ -29,7 +34,9 @@ export interface ListField {
 export function listFieldOf(displayName: string): ListField | undefined {
 	const match = LIST_LABEL.exec(displayName);
 	if (!match) return undefined;
-	const itemType = (Object.entries(ITEM_WORDS) as Array<[FieldType, string]>).find(([, words]) => words === match[2])?.[0];
+	const itemType = (Object.entries(ITEM_WORDS) as Array<[FieldType, string]>).find(
+		([, words]) => words === match[2],
+	)?.[0];
 	return { label: match[1], ...(itemType ? { itemType } : {}), itemWords: match[2] ?? 'items' };
 }
 
@@ -38,7 +45,10 @@ export function listFieldOf(displayName: string): ListField | undefined {
  * on new lines, or on commas when it has none; each item converted to the list's item type.
  * Returns the reason when an item is not of that type.
  */
-export function listValue(value: unknown, itemType: FieldType | undefined): { list: unknown[] } | { bad: string } {
+export function listValue(
+	value: unknown,
+	itemType: FieldType | undefined,
+): { list: unknown[] } | { bad: string } {
 	if (Array.isArray(value)) return { list: value };
 	const text = String(value ?? '');
 	const items = (text.includes('\n') ? text.split(/\r?\n/) : text.split(','))

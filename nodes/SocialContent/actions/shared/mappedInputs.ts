@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, ResourceMapperField, ResourceMapperValue } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ResourceMapperField,
+	ResourceMapperValue,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { listFieldOf, listValue } from './listInputs';
@@ -9,7 +14,11 @@ import { parseScalar } from './parameters';
  * "map automatically" mode, the input item's fields named like the format's inputs. Unset fields
  * are left out; a required one missing is a parameter error that names it, before anything is sent.
  */
-export function mappedInputs(ctx: IExecuteFunctions, formatId: string, itemIndex: number): IDataObject {
+export function mappedInputs(
+	ctx: IExecuteFunctions,
+	formatId: string,
+	itemIndex: number,
+): IDataObject {
 	const mapper = ctx.getNodeParameter('inputs', itemIndex, {}) as Partial<ResourceMapperValue>;
 	const schema = (mapper.schema ?? []).filter((field) => !field.removed);
 	const values =
@@ -51,7 +60,11 @@ export function mappedInputs(ctx: IExecuteFunctions, formatId: string, itemIndex
 }
 
 function fieldsOfItem(json: IDataObject, schema: ResourceMapperField[]): IDataObject {
-	return Object.fromEntries(schema.filter((field) => json[field.id] !== undefined).map((field) => [field.id, json[field.id]]));
+	return Object.fromEntries(
+		schema
+			.filter((field) => json[field.id] !== undefined)
+			.map((field) => [field.id, json[field.id]]),
+	);
 }
 
 /**
@@ -60,7 +73,12 @@ function fieldsOfItem(json: IDataObject, schema: ResourceMapperField[]): IDataOb
  * label, as the panel shows it, and a required one without a value (an expression that gave
  * nothing) says so.
  */
-function fieldValues(ctx: IExecuteFunctions, formatId: string, schema: ResourceMapperField[], itemIndex: number): IDataObject {
+function fieldValues(
+	ctx: IExecuteFunctions,
+	formatId: string,
+	schema: ResourceMapperField[],
+	itemIndex: number,
+): IDataObject {
 	try {
 		return (ctx.getNodeParameter('inputs.value', itemIndex, {}) ?? {}) as IDataObject;
 	} catch (error) {
@@ -76,7 +94,11 @@ function fieldValues(ctx: IExecuteFunctions, formatId: string, schema: ResourceM
 				description: `Fill "${label}" under Format Inputs (its expression gave nothing). Nothing was started.`,
 			});
 		}
-		const byLabel = (text: string) => text.split(`'${field.id}'`).join(`"${label}"`).split(`"${field.id}"`).join(`"${label}"`);
-		throw new NodeOperationError(ctx.getNode(), byLabel(message), { itemIndex, description: byLabel(description ?? '') || undefined });
+		const byLabel = (text: string) =>
+			text.split(`'${field.id}'`).join(`"${label}"`).split(`"${field.id}"`).join(`"${label}"`);
+		throw new NodeOperationError(ctx.getNode(), byLabel(message), {
+			itemIndex,
+			description: byLabel(description ?? '') || undefined,
+		});
 	}
 }

@@ -30,35 +30,63 @@ export interface MediaRef {
 }
 
 /** POST /upload of one binary field of the input item, streamed; the service's `{ id, path, … }`. */
-export async function uploadBinary(ctx: IExecuteFunctions, run: RunContext, propertyName: string, itemIndex: number): Promise<IDataObject> {
+export async function uploadBinary(
+	ctx: IExecuteFunctions,
+	run: RunContext,
+	propertyName: string,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const form = new StreamingForm();
 	form.append('file', await fileOf(ctx, itemIndex, propertyName));
-	const response = await apiRequest(run, { method: 'POST', path: '/upload', body: form }, itemIndex);
+	const response = await apiRequest(
+		run,
+		{ method: 'POST', path: '/upload', body: form },
+		itemIndex,
+	);
 	return { ...(response as IDataObject) };
 }
 
 /** Fails, naming the fields there are, when the input item has no binary field of that name. */
-export function assertBinaryField(ctx: IExecuteFunctions, propertyName: string, label: string, itemIndex: number): void {
+export function assertBinaryField(
+	ctx: IExecuteFunctions,
+	propertyName: string,
+	label: string,
+	itemIndex: number,
+): void {
 	const item = ctx.getInputData()[itemIndex];
 	if (item?.binary?.[propertyName]) return;
 	const present = Object.keys(item?.binary ?? {});
-	throw new NodeOperationError(ctx.getNode(), `The input item has no binary field "${propertyName}"`, {
-		itemIndex,
-		description: present.length
-			? `Its binary fields are: ${present.join(', ')}. Set "${label}" to one of them.`
-			: 'The input item has no binary data at all. Put a node that reads or downloads a file before this one.',
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The input item has no binary field "${propertyName}"`,
+		{
+			itemIndex,
+			description: present.length
+				? `Its binary fields are: ${present.join(', ')}. Set "${label}" to one of them.`
+				: 'The input item has no binary data at all. Put a node that reads or downloads a file before this one.',
+		},
+	);
 }
 
 /** The file, streamed from n8n's binary data store when it is there (filesystem, S3), else from memory. */
-async function fileOf(ctx: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<StreamedFile> {
+async function fileOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+): Promise<StreamedFile> {
 	const binary = ctx.helpers.assertBinaryData(itemIndex, propertyName);
-	const name = binary.fileName ?? `${propertyName}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
+	const name =
+		binary.fileName ?? `${propertyName}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
 	const type = binary.mimeType || 'application/octet-stream';
 	if (binary.id) {
 		const binaryId = binary.id;
 		const { fileSize } = await ctx.helpers.getBinaryMetadata(binaryId);
-		return new StreamedFile(name, type, fileSize, async () => await ctx.helpers.getBinaryStream(binaryId));
+		return new StreamedFile(
+			name,
+			type,
+			fileSize,
+			async () => await ctx.helpers.getBinaryStream(binaryId),
+		);
 	}
 	const content = await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName);
 	return new StreamedFile(name, type, content.length, async () => [content]);
@@ -70,16 +98,21 @@ const PICKER_PAGES = 5;
 /** The media library's latest files for a dropdown: "name · date" → id. */
 export async function mediaFileOptions(run: RunContext): Promise<INodePropertyOptions[]> {
 	const options: INodePropertyOptions[] = [];
-	await walkPages(run, MEDIA_LIBRARY.path, { ...MEDIA_LIBRARY.reading, maxPages: PICKER_PAGES }, (list) => {
-		for (const entry of list) {
-			const file = asFile(entry);
-			if (file.id === undefined || typeof file.path !== 'string') continue;
-			const name = String(file.name ?? file.fileName ?? file.path.split('/').pop() ?? file.id);
-			const when = shortDate(file.createdAt ?? file.updatedAt, run.n8n.getTimezone());
-			options.push({ name: when ? `${name} · ${when}` : name, value: String(file.id) });
-		}
-		return true;
-	});
+	await walkPages(
+		run,
+		MEDIA_LIBRARY.path,
+		{ ...MEDIA_LIBRARY.reading, maxPages: PICKER_PAGES },
+		(list) => {
+			for (const entry of list) {
+				const file = asFile(entry);
+				if (file.id === undefined || typeof file.path !== 'string') continue;
+				const name = String(file.name ?? file.fileName ?? file.path.split('/').pop() ?? file.id);
+				const when = shortDate(file.createdAt ?? file.updatedAt, run.n8n.getTimezone());
+				options.push({ name: when ? `${name} · ${when}` : name, value: String(file.id) });
+			}
+			return true;
+		},
+	);
 	return options;
 }
 
@@ -87,13 +120,19 @@ export async function mediaFileOptions(run: RunContext): Promise<INodePropertyOp
  * The path of a media library file chosen by id. A dropdown holds one value, so the path is looked
  * up in GET /media, reading pages until the id shows; what was read is kept for the run.
  */
-export async function mediaFileById(ctx: IExecuteFunctions, run: RunContext, id: string, itemIndex: number): Promise<MediaRef> {
+export async function mediaFileById(
+	ctx: IExecuteFunctions,
+	run: RunContext,
+	id: string,
+	itemIndex: number,
+): Promise<MediaRef> {
 	const known = await run.once('mediaLibrary', async () => new Map<string, string>());
 	if (!known.has(id)) {
 		await walkPages(run, MEDIA_LIBRARY.path, { ...MEDIA_LIBRARY.reading, itemIndex }, (list) => {
 			for (const entry of list) {
 				const file = asFile(entry);
-				if (file.id !== undefined && typeof file.path === 'string') known.set(String(file.id), file.path);
+				if (file.id !== undefined && typeof file.path === 'string')
+					known.set(String(file.id), file.path);
 			}
 			return !known.has(id);
 		});

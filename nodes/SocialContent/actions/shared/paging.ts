@@ -40,15 +40,27 @@ const MAX_PAGES = 1000;
 export async function walkPages(
 	run: RunContext,
 	path: string,
-	options: { qs?: IDataObject; listKeys?: string[]; itemIndex?: number; maxPages?: number; missingRoute?: MissingRoute },
+	options: {
+		qs?: IDataObject;
+		listKeys?: string[];
+		itemIndex?: number;
+		maxPages?: number;
+		missingRoute?: MissingRoute;
+	},
 	visit: (list: unknown[]) => boolean,
 ): Promise<void> {
 	const maxPages = options.maxPages ?? MAX_PAGES;
 	let qs = options.qs;
 	let previous: string | undefined;
 	for (let page = 1; page <= maxPages; page++) {
-		const response = await apiRequest(run, { method: 'GET', path, qs, missingRoute: options.missingRoute }, options.itemIndex);
-		const list = Array.isArray(response) ? response : (unwrapList(response, options.listKeys) ?? [response]);
+		const response = await apiRequest(
+			run,
+			{ method: 'GET', path, qs, missingRoute: options.missingRoute },
+			options.itemIndex,
+		);
+		const list = Array.isArray(response)
+			? response
+			: (unwrapList(response, options.listKeys) ?? [response]);
 		const seen = JSON.stringify(list);
 		if (seen === previous) return;
 		previous = seen;
@@ -67,7 +79,9 @@ function nextCursor(response: unknown): string | number | undefined {
 	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
 	const record = response as IDataObject;
 	const cursor = 'nextCursor' in record ? record.nextCursor : record.cursor;
-	return (typeof cursor === 'string' && cursor !== '') || typeof cursor === 'number' ? cursor : undefined;
+	return (typeof cursor === 'string' && cursor !== '') || typeof cursor === 'number'
+		? cursor
+		: undefined;
 }
 
 /** A list operation's results, as far as its Return All / Limit ask. */

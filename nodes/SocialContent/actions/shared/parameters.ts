@@ -2,9 +2,19 @@ import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } fr
 import { NodeOperationError } from 'n8n-workflow';
 
 /** A required text parameter, trimmed; empty is a parameter error that names the field. */
-export function requiredText(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+export function requiredText(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const text = typeof value === 'string' ? value.trim() : value === null || value === undefined ? '' : String(value).trim();
+	const text =
+		typeof value === 'string'
+			? value.trim()
+			: value === null || value === undefined
+				? ''
+				: String(value).trim();
 	if (!text) {
 		throw new NodeOperationError(ctx.getNode(), `"${label}" is empty`, {
 			itemIndex,
@@ -15,12 +25,18 @@ export function requiredText(ctx: IExecuteFunctions, name: string, label: string
 }
 
 /** The id from a resource locator (list, ID or URL mode), or a plain string parameter. */
-export function locatorId(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+export function locatorId(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as
 		| string
 		| number
 		| INodeParameterResourceLocator;
-	const id = typeof value === 'object' && value !== null ? String(value.value ?? '') : String(value ?? '');
+	const id =
+		typeof value === 'object' && value !== null ? String(value.value ?? '') : String(value ?? '');
 	if (!id.trim()) {
 		throw new NodeOperationError(ctx.getNode(), `No ${label} chosen`, {
 			itemIndex,
@@ -31,7 +47,12 @@ export function locatorId(ctx: IExecuteFunctions, name: string, label: string, i
 }
 
 /** A JSON object parameter (type json or a string holding JSON); empty gives `{}`. */
-export function jsonObject(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): IDataObject {
+export function jsonObject(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): IDataObject {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	if (value === '' || value === undefined || value === null) return {};
 	let parsed = value;
@@ -56,7 +77,9 @@ export function jsonObject(ctx: IExecuteFunctions, name: string, label: string, 
 }
 
 /** Name/value pairs from a fixedCollection, as an object; values that look like JSON are parsed. */
-export function keyValuePairs(pairs: Array<{ name?: string; value?: unknown }> | undefined): IDataObject {
+export function keyValuePairs(
+	pairs: Array<{ name?: string; value?: unknown }> | undefined,
+): IDataObject {
 	const result: IDataObject = {};
 	for (const { name, value } of pairs ?? []) {
 		if (!name) continue;
@@ -71,7 +94,8 @@ export function keyValuePairs(pairs: Array<{ name?: string; value?: unknown }> |
  */
 export function parseScalar(value: string): IDataObject[string] {
 	const trimmed = value.trim();
-	if (/^-?\d+(\.\d+)?$/.test(trimmed)) return String(Number(trimmed)) === trimmed ? Number(trimmed) : value;
+	if (/^-?\d+(\.\d+)?$/.test(trimmed))
+		return String(Number(trimmed)) === trimmed ? Number(trimmed) : value;
 	if (/^(true|false|null)$/.test(trimmed) || /^[[{]/.test(trimmed)) {
 		try {
 			return JSON.parse(trimmed) as IDataObject[string];

@@ -43,6 +43,7 @@ export function platformFields(show: Record<string, string[]>): INodeProperties[
 /** The platform to send, or undefined when not set; Custom needs its value. */
 export function platformValue(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	const platform = ctx.getNodeParameter('platform', itemIndex, '') as string;
-	if (platform === 'custom') return requiredText(ctx, 'customPlatform', 'Custom Platform', itemIndex);
+	if (platform === 'custom')
+		return requiredText(ctx, 'customPlatform', 'Custom Platform', itemIndex);
 	return platform.trim() || undefined;
 }

@@ -31,21 +31,38 @@ export async function recentPosts(run: RunContext): Promise<Array<{ id: string; 
 	const posts = await listPosts(run, { startMs: now - 30 * DAY_MS, endMs: now + 90 * DAY_MS }, 1);
 	// One post on X and LinkedIn is two posts, told apart by their channel: read the channel list
 	// only when a post names its channel by id alone.
-	const channels = posts.some((post) => typeof post.channel === 'string') ? await fetchChannels(run).catch(() => []) : [];
+	const channels = posts.some((post) => typeof post.channel === 'string')
+		? await fetchChannels(run).catch(() => [])
+		: [];
 	const timeZone = run.n8n.getTimezone();
 	return posts
 		.map((post) => {
 			const channel = channelOfPost(post, channels);
-			const label = [channel?.name ? channelLabel(channel) : channel?.id, shortDate(post.date?.toISOString(), timeZone), post.text.length > 40 ? `${post.text.slice(0, 40)}…` : post.text || '(no text)'];
-			return { id: post.id, label: label.filter(Boolean).join(' · '), when: post.date?.getTime() ?? 0 };
+			const label = [
+				channel?.name ? channelLabel(channel) : channel?.id,
+				shortDate(post.date?.toISOString(), timeZone),
+				post.text.length > 40 ? `${post.text.slice(0, 40)}…` : post.text || '(no text)',
+			];
+			return {
+				id: post.id,
+				label: label.filter(Boolean).join(' · '),
+				when: post.date?.getTime() ?? 0,
+			};
 		})
 		.sort((a, b) => a.when - b.when)
 		.map(({ id, label }) => ({ id, label }));
 }
 
 /** GET /posts for a range, read into post records (entries without an id are left out). */
-export async function listPosts(run: RunContext, range: { startMs: number; endMs: number }, maxPages: number): Promise<PostRecord[]> {
-	const qs = { startDate: new Date(range.startMs).toISOString(), endDate: new Date(range.endMs).toISOString() };
+export async function listPosts(
+	run: RunContext,
+	range: { startMs: number; endMs: number },
+	maxPages: number,
+): Promise<PostRecord[]> {
+	const qs = {
+		startDate: new Date(range.startMs).toISOString(),
+		endDate: new Date(range.endMs).toISOString(),
+	};
 	const posts: PostRecord[] = [];
 	await walkPages(run, '/posts', { qs, listKeys: ['posts'], maxPages }, (page) => {
 		for (const entry of page) {
@@ -97,10 +114,22 @@ export function readPost(entry: unknown): PostRecord | undefined {
 	const raw = entry as IDataObject;
 	const id = raw.id ?? raw.postId;
 	if (id === undefined || id === null || id === '') return undefined;
-	const stateText = [raw.state, raw.status].find((value) => typeof value === 'string' && value.trim() !== '') as string | undefined;
+	const stateText = [raw.state, raw.status].find(
+		(value) => typeof value === 'string' && value.trim() !== '',
+	) as string | undefined;
 	const state = stateText?.trim().toLowerCase();
-	const status: PostStatus | undefined = state === undefined ? undefined : PUBLISHED_STATES.includes(state) ? 'published' : FAILED_STATES.includes(state) ? 'failed' : 'waiting';
-	const first = (fields: string[]) => fields.map((field) => raw[field]).find((value) => value !== undefined && value !== null && value !== '');
+	const status: PostStatus | undefined =
+		state === undefined
+			? undefined
+			: PUBLISHED_STATES.includes(state)
+				? 'published'
+				: FAILED_STATES.includes(state)
+					? 'failed'
+					: 'waiting';
+	const first = (fields: string[]) =>
+		fields
+			.map((field) => raw[field])
+			.find((value) => value !== undefined && value !== null && value !== '');
 	const url = first(POST_URL_FIELDS);
 	const error = first(POST_ERROR_FIELDS);
 	const channel = raw.integration ?? raw.channel ?? raw.integrationId ?? raw.channelId;
@@ -110,15 +139,31 @@ export function readPost(entry: unknown): PostRecord | undefined {
 		date: parseDate(first(POST_DATE_FIELDS), 'UTC'),
 		publishedAt: parseDate(first(['publishedAt', 'releasedAt', 'postedAt']), 'UTC'),
 		url: typeof url === 'string' ? url : undefined,
-		error: error === undefined || typeof error === 'boolean' ? undefined : (typeof error === 'string' ? error : JSON.stringify(error)).slice(0, MAX_POST_ERROR_LENGTH),
-		text: String(raw.content ?? raw.text ?? '').replace(/\s+/g, ' ').trim(),
-		channel: channel && typeof channel === 'object' ? toChannel(channel as IDataObject) : channel === undefined || channel === null ? undefined : String(channel),
+		error:
+			error === undefined || typeof error === 'boolean'
+				? undefined
+				: (typeof error === 'string' ? error : JSON.stringify(error)).slice(
+						0,
+						MAX_POST_ERROR_LENGTH,
+					),
+		text: String(raw.content ?? raw.text ?? '')
+			.replace(/\s+/g, ' ')
+			.trim(),
+		channel:
+			channel && typeof channel === 'object'
+				? toChannel(channel as IDataObject)
+				: channel === undefined || channel === null
+					? undefined
+					: String(channel),
 		raw,
 	};
 }
 
 /** A post's channel: its record when the post carries one, else looked up by id (else the id alone). */
-export function channelOfPost(post: PostRecord, channels: Channel[]): Channel | { id: string; name?: undefined; identifier?: undefined } | undefined {
+export function channelOfPost(
+	post: PostRecord,
+	channels: Channel[],
+): Channel | { id: string; name?: undefined; identifier?: undefined } | undefined {
 	if (post.channel === undefined || typeof post.channel === 'object') return post.channel;
 	const id = post.channel;
 	return channels.find((entry) => entry.id === id) ?? { id };

@@ -14,8 +14,12 @@ const FILE_LOCATION_NAMES = ['path', 'url', 'src', 'location'];
 
 /** A file record (media item, generation output) with its location once, as `path`. */
 export function simplifyFile(file: IDataObject): IDataObject {
-	const location = FILE_LOCATION_NAMES.map((name) => file[name]).find((value) => typeof value === 'string' && value);
-	const rest = Object.fromEntries(Object.entries(file).filter(([name]) => !FILE_LOCATION_NAMES.includes(name)));
+	const location = FILE_LOCATION_NAMES.map((name) => file[name]).find(
+		(value) => typeof value === 'string' && value,
+	);
+	const rest = Object.fromEntries(
+		Object.entries(file).filter(([name]) => !FILE_LOCATION_NAMES.includes(name)),
+	);
 	return location === undefined ? rest : { ...rest, path: location };
 }
 
@@ -24,7 +28,9 @@ export function simplifyFile(file: IDataObject): IDataObject {
  * a `generation` wrapper) and with each output's location once, as `path`.
  */
 export function simplifyGeneration(generation: IDataObject): IDataObject {
-	const rest = Object.fromEntries(Object.entries(generation).filter(([name]) => !GENERATION_ALIASES.includes(name)));
+	const rest = Object.fromEntries(
+		Object.entries(generation).filter(([name]) => !GENERATION_ALIASES.includes(name)),
+	);
 	const outputs = Array.isArray(generation.outputs) ? (generation.outputs as IDataObject[]) : [];
 	return { ...rest, outputs: outputs.map(simplifyFile) };
 }

@@ -30,7 +30,11 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /studio/generations?status=: one item per generation. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const status = this.getNodeParameter('status', itemIndex, '') as string;
 	const list = await readList(this, run, '/studio/generations', itemIndex, {
 		qs: status ? { status } : undefined,

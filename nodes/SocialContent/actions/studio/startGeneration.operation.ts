@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../transport';
@@ -18,10 +23,19 @@ export const description: INodeProperties[] = [
 			name: 'inputMode',
 			type: 'options',
 			noDataExpression: true,
-			description: 'How to give the format\'s inputs: as fields (loaded for the chosen format), by name, or as JSON',
+			description:
+				"How to give the format's inputs: as fields (loaded for the chosen format), by name, or as JSON",
 			options: [
-				{ name: 'Fields of the Format', value: 'fields', description: 'One field per input of the chosen format, loaded from the service' },
-				{ name: 'Name/Value Pairs', value: 'pairs', description: 'Inputs by name, for formats that do not describe theirs' },
+				{
+					name: 'Fields of the Format',
+					value: 'fields',
+					description: 'One field per input of the chosen format, loaded from the service',
+				},
+				{
+					name: 'Name/Value Pairs',
+					value: 'pairs',
+					description: 'Inputs by name, for formats that do not describe theirs',
+				},
 				{ name: 'JSON', value: 'json', description: 'All inputs as one JSON object' },
 			],
 			default: 'fields',
@@ -33,7 +47,8 @@ export const description: INodeProperties[] = [
 			noDataExpression: true,
 			default: { mappingMode: 'defineBelow', value: null },
 			required: true,
-			description: 'The inputs of the chosen format (prompt, hook, script, …), loaded from the service',
+			description:
+				'The inputs of the chosen format (prompt, hook, script, …), loaded from the service',
 			typeOptions: {
 				loadOptionsDependsOn: ['format.value'],
 				resourceMapper: {
@@ -54,14 +69,21 @@ export const description: INodeProperties[] = [
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Input',
 			default: {},
-			description: 'Inputs of the format by name, e.g. prompt. Studio → Get Many Formats shows each format\'s inputs.',
+			description:
+				"Inputs of the format by name, e.g. prompt. Studio → Get Many Formats shows each format's inputs.",
 			displayOptions: { show: { inputMode: ['pairs'] } },
 			options: [
 				{
 					displayName: 'Input',
 					name: 'input',
 					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. prompt' },
+						{
+							displayName: 'Name',
+							name: 'name',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. prompt',
+						},
 						{
 							displayName: 'Value',
 							name: 'value',
@@ -86,14 +108,16 @@ export const description: INodeProperties[] = [
 			name: 'waitForCompletion',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to wait until the generation is done (or failed) before going on. Off: the node returns the started generation at once; use Studio → Get Generation or the Social Content Trigger later.',
+			description:
+				'Whether to wait until the generation is done (or failed) before going on. Off: the node returns the started generation at once; use Studio → Get Generation or the Social Content Trigger later.',
 		},
 		{
 			displayName: 'Download Outputs',
 			name: 'downloadOutputs',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to attach the finished files as binary data (output_0, output_1, …), ready for Post → Create or any file node',
+			description:
+				'Whether to attach the finished files as binary data (output_0, output_1, …), ready for Post → Create or any file node',
 			displayOptions: { show: { waitForCompletion: [true] } },
 		},
 		{
@@ -102,7 +126,8 @@ export const description: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 15,
-			description: 'How long to wait before failing with the generation\'s ID (it is not started again)',
+			description:
+				"How long to wait before failing with the generation's ID (it is not started again)",
 			displayOptions: { show: { waitForCompletion: [true] } },
 		},
 		{
@@ -127,7 +152,8 @@ export const description: INodeProperties[] = [
 					type: 'number',
 					typeOptions: { minValue: 0 },
 					default: 0,
-					description: 'Refuse to start when the format costs more credits than this; 0 means no limit',
+					description:
+						'Refuse to start when the format costs more credits than this; 0 means no limit',
 				},
 			],
 		},
@@ -139,7 +165,11 @@ export const description: INodeProperties[] = [
 export const creates = true;
 
 /** POST /studio/generations: starts a paid generation, once; optionally waits and downloads. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<INodeExecutionData[]> {
 	const formatId = locatorId(this, 'format', 'format', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const input = generationInput(this, formatId, itemIndex);
@@ -148,7 +178,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 	const maxCredits = Number(options.maxCredits ?? 0);
 	if (maxCredits > 0) await refuseAbovePrice(this, run, formatId, maxCredits, itemIndex);
 
-	const started = await apiRequest(run, { method: 'POST', path: '/studio/generations', body: { formatId, input } },
+	const started = await apiRequest(
+		run,
+		{ method: 'POST', path: '/studio/generations', body: { formatId, input } },
 		itemIndex,
 	);
 	const generation = normaliseGeneration(started);
@@ -172,12 +204,23 @@ function generationInput(ctx: IExecuteFunctions, formatId: string, itemIndex: nu
 	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'fields') as string;
 	if (mode === 'json') return jsonObject(ctx, 'inputJson', 'Inputs (JSON)', itemIndex);
 	if (mode === 'pairs') {
-		return keyValuePairs(ctx.getNodeParameter('otherInputs.input', itemIndex, []) as Array<{ name: string; value: string }>);
+		return keyValuePairs(
+			ctx.getNodeParameter('otherInputs.input', itemIndex, []) as Array<{
+				name: string;
+				value: string;
+			}>,
+		);
 	}
 	return mappedInputs(ctx, formatId, itemIndex);
 }
 
-async function refuseAbovePrice(ctx: IExecuteFunctions, run: RunContext, formatId: string, maxCredits: number, itemIndex: number) {
+async function refuseAbovePrice(
+	ctx: IExecuteFunctions,
+	run: RunContext,
+	formatId: string,
+	maxCredits: number,
+	itemIndex: number,
+) {
 	const format = (await fetchFormats(run, itemIndex)).find((entry) => entry.id === formatId);
 	if (!format) {
 		throw new NodeOperationError(ctx.getNode(), `Unknown format "${formatId}"`, {
@@ -186,16 +229,23 @@ async function refuseAbovePrice(ctx: IExecuteFunctions, run: RunContext, formatI
 		});
 	}
 	if (format.price === undefined) {
-		throw new NodeOperationError(ctx.getNode(), `The service gives no price for format "${formatId}", so Max Credits cannot be checked`, {
-			itemIndex,
-			description: 'Set Max Credits to 0 to start without the check.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The service gives no price for format "${formatId}", so Max Credits cannot be checked`,
+			{
+				itemIndex,
+				description: 'Set Max Credits to 0 to start without the check.',
+			},
+		);
 	}
 	if (format.price > maxCredits) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Format "${formatId}" costs ${format.price} credits, more than Max Credits (${maxCredits})`,
-			{ itemIndex, description: 'Nothing was started. Raise Max Credits or choose a cheaper format.' },
+			{
+				itemIndex,
+				description: 'Nothing was started. Raise Max Credits or choose a cheaper format.',
+			},
 		);
 	}
 }
