@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 /**
  * The application's address as an n8n expression over a credential field, for the places where a
  * credential must give a URL before any node code runs (credential test, OAuth2 URLs).
- * Same rule as `appUrl()` in nodes/SocialContent/transport/instanceUrl.ts (a test holds both to
+ * Same rule as `appUrl()` in nodes/shared/transport/instanceUrl.ts (a test holds both to
  * one table): trim, drop trailing slashes, and drop a pasted `/api` or `/api/public/v1`.
  */
 export function appUrlExpression(field: string): string {

@@ -12,8 +12,8 @@ import * as media from './actions/media';
 import * as post from './actions/post';
 import { router } from './actions/router';
 import * as studio from './actions/studio';
-import { MAIN_CONNECTION } from './compat';
-import { authenticationProperty, credentialsFor, requestOptionsProperty } from './descriptions';
+import { MAIN_CONNECTION } from '../shared/compat';
+import { authenticationProperty, credentialsFor, requestOptionsProperty } from '../shared/descriptions';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
 export class SocialContent implements INodeType {

@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MAIN_CONNECTION } from '../SocialContent/compat';
-import { authenticationProperty, credentialsFor } from '../SocialContent/descriptions';
-import { loadOptions } from '../SocialContent/methods';
-import { simplifyProperty } from '../SocialContent/actions/shared/simplify';
-import type { PostStatus } from '../SocialContent/actions/shared/posts';
-import { RunContext } from '../SocialContent/transport';
+import { MAIN_CONNECTION } from '../shared/compat';
+import { authenticationProperty, credentialsFor } from '../shared/descriptions';
+import { getChannels, getFormats } from '../shared/loadOptions';
+import { simplifyProperty } from '../shared/simplify';
+import type { PostStatus } from '../shared/posts';
+import { RunContext } from '../shared/transport';
 import {
 	latestGeneration,
 	pollBudgetMs,
@@ -103,7 +103,7 @@ export class SocialContentTrigger implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getFormats: loadOptions.getFormats, getChannels: loadOptions.getChannels },
+		loadOptions: { getFormats, getChannels },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -4,10 +4,10 @@ import {
 	generationItem,
 	getGeneration,
 	normaliseGeneration,
-} from '../SocialContent/actions/shared/generations';
-import { simplifyGeneration } from '../SocialContent/actions/shared/simplify';
-import { walkPages } from '../SocialContent/actions/shared/paging';
-import type { RunContext } from '../SocialContent/transport';
+} from '../shared/generations';
+import { simplifyGeneration } from '../shared/simplify';
+import { walkPages } from '../shared/paging';
+import type { RunContext } from '../shared/transport';
 import { openFamily, triggerKey, type FamilyPoll } from './stateCopies';
 import {
 	baseline,

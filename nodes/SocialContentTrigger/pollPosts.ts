@@ -1,14 +1,14 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { fetchChannels, type Channel } from '../SocialContent/actions/shared/channels';
+import { fetchChannels, type Channel } from '../shared/channels';
 import {
 	channelOfPost,
 	listPosts,
 	normalisePost,
 	type PostRecord,
 	type PostStatus,
-} from '../SocialContent/actions/shared/posts';
-import type { RunContext } from '../SocialContent/transport';
+} from '../shared/posts';
+import type { RunContext } from '../shared/transport';
 import { openFamily, type FamilyPoll } from './stateCopies';
 import {
 	baselinePosts,

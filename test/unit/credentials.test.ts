@@ -3,7 +3,7 @@ import { Workflow } from 'n8n-workflow';
 import nock from 'nock';
 
 import { SocialContentApi } from '../../credentials/SocialContentApi.credentials';
-import { apiBaseUrl, appUrl } from '../../nodes/SocialContent/transport/instanceUrl';
+import { apiBaseUrl, appUrl } from '../../nodes/shared/transport/instanceUrl';
 import {
 	API_KEY,
 	API_PATH,

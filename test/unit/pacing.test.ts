@@ -3,8 +3,8 @@
  * spec leaves open, 1 and 10 requests at once, 3 and 30 ms latency. Real-time runs against the
  * sandbox are in test/integration/rateLimits.test.ts and `npm run bench` (batch rows).
  */
-import { RequestPacer, type PacerTicket } from '../../nodes/SocialContent/transport/pacing';
-import { MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/SocialContent/transport';
+import { RequestPacer, type PacerTicket } from '../../nodes/shared/transport/pacing';
+import { MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/shared/transport';
 
 type Limiter = (now: number) => number | undefined; // seconds to wait, or undefined when accepted
 

@@ -3,13 +3,13 @@ import { Readable } from 'node:stream';
 import type { IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
 
-import { sendAuthenticated } from '../../nodes/SocialContent/transport/connection';
+import { sendAuthenticated } from '../../nodes/shared/transport/connection';
 
 import {
 	MAX_RATE_LIMITED_TRIES,
 	MIN_RATE_LIMIT_WAIT_MS,
-} from '../../nodes/SocialContent/transport';
-import { RetryAfterUnit, retryAfter } from '../../nodes/SocialContent/transport/rateLimit';
+} from '../../nodes/shared/transport';
+import { RetryAfterUnit, retryAfter } from '../../nodes/shared/transport/rateLimit';
 import { downloadEvents } from '../helpers/probeNode';
 import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters, WorkflowActivateMode } from 'n8n-workflow';
 import nock from 'nock';
 
-import { READ_RETRY_DELAYS_MS } from '../../nodes/SocialContent/transport';
+import { READ_RETRY_DELAYS_MS } from '../../nodes/shared/transport';
 import {
 	baseline,
 	MAX_ATTEMPTS,

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import nock from 'nock';
 
-import { READ_RETRY_DELAYS_MS } from '../../nodes/SocialContent/transport';
+import { READ_RETRY_DELAYS_MS } from '../../nodes/shared/transport';
 import {
 	MAX_ATTEMPTS,
 	readState,

@@ -6,7 +6,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 import nock from 'nock';
 
-import { READ_RETRY_DELAYS_MS } from '../../nodes/SocialContent/transport';
+import { READ_RETRY_DELAYS_MS } from '../../nodes/shared/transport';
 import {
 	LATE_GRACE_MS,
 	MAX_FINAL,
@@ -15,7 +15,7 @@ import {
 	baselinePosts,
 	readPostState,
 } from '../../nodes/SocialContentTrigger/postState';
-import { readPost } from '../../nodes/SocialContent/actions/shared/posts';
+import { readPost } from '../../nodes/shared/posts';
 import { apiKeyCredentials } from '../helpers/fixtures';
 import { activeTrigger, poll, triggerWorkflow } from '../helpers/harness';
 import { ENGINES, SimulatedN8n, type Engine } from '../helpers/pollEngines';

@@ -9,7 +9,7 @@ import * as post from './post';
 import * as studio from './studio';
 import type { ResourceName, SocialContentOperations } from './node.type';
 import type { Operation } from './types';
-import { RunContext } from '../transport';
+import { RunContext } from '../../shared/transport';
 
 export const resources: { [R in ResourceName]: Record<SocialContentOperations[R], Operation> } = {
 	account: account.operations,

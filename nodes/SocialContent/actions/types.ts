@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { RunContext } from '../transport';
+import type { RunContext } from '../../shared/transport';
 
 /**
  * Runs one operation for one input item and returns that item's output items. `run` is what the

@@ -1,10 +1,10 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { RunContext } from '../transport';
-import { channelLabel, fetchChannels } from '../actions/shared/channels';
-import { fetchFormats, formatInputsSummary, formatLabel } from '../actions/shared/formats';
-import { recentGenerations } from '../actions/shared/generations';
-import { recentPosts } from '../actions/shared/posts';
+import { RunContext } from '../../shared/transport';
+import { channelLabel, fetchChannels } from '../../shared/channels';
+import { fetchFormats, formatInputsSummary, formatLabel } from '../../shared/formats';
+import { recentGenerations } from '../../shared/generations';
+import { recentPosts } from '../../shared/posts';
 
 function matches(filter: string | undefined, ...texts: string[]): boolean {
 	if (!filter) return true;

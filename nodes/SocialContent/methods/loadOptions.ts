@@ -1,20 +1,13 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { RunContext } from '../transport';
-import { channelLabel, fetchChannels, networkName } from '../actions/shared/channels';
-import { mediaFileOptions } from '../actions/shared/media';
-import { fetchFormats, formatLabel } from '../actions/shared/formats';
+import { RunContext } from '../../shared/transport';
+import { channelLabel, fetchChannels, networkName } from '../../shared/channels';
+import { getChannels, orHint } from '../../shared/loadOptions';
+import { mediaFileOptions } from '../../shared/media';
 import { KNOWN_SETTINGS, settingsNetwork } from '../actions/post/knownSettings';
 
-/** Connected channels for multi-select fields: "Acme · X". */
-export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await orHint(async () => {
-		const channels = await fetchChannels(new RunContext(this));
-		return channels
-			.map((channel) => ({ name: channelLabel(channel), value: channel.id }))
-			.sort((a, b) => a.name.localeCompare(b.name));
-	});
-}
+/** The trigger offers these two as well: they live with what both nodes share. */
+export { getChannels, getFormats } from '../../shared/loadOptions';
 
 /**
  * Post → Create → Text Per Channel: the channels chosen for the post, so a text cannot go to a
@@ -29,14 +22,6 @@ export async function getPostChannels(
 		const options = await getChannels.call(this);
 		const ofPost = options.filter((option) => ids.includes(String(option.value)));
 		return ofPost.length ? ofPost : options;
-	});
-}
-
-/** Studio formats with their price, for the trigger's format filter. */
-export async function getFormats(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await orHint(async () => {
-		const formats = await fetchFormats(new RunContext(this));
-		return formats.map((format) => ({ name: formatLabel(format), value: format.id }));
 	});
 }
 
@@ -94,26 +79,4 @@ export async function getSettingNames(
 			description: `${setting.name}: ${setting.description}`,
 		}));
 	});
-}
-
-/**
- * n8n's editor shows only "Error fetching options" when a list fails, not why: the reason and what
- * to do (the transport's message, e.g. a wrong Instance URL or a revoked key) become the list's one
- * entry instead.
- */
-async function orHint(
-	load: () => Promise<INodePropertyOptions[]>,
-): Promise<INodePropertyOptions[]> {
-	try {
-		return await load();
-	} catch (error) {
-		const { message, description } = error as { message?: string; description?: string | null };
-		return [
-			{
-				name: `Could not load the list: ${message || 'no answer'}`,
-				value: '',
-				...(description ? { description } : {}),
-			},
-		];
-	}
 }

@@ -1,8 +1,8 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { fetchFormats } from '../actions/shared/formats';
-import { listLabel } from '../actions/shared/listInputs';
-import { RunContext } from '../transport';
+import { fetchFormats } from '../../shared/formats';
+import { listLabel } from '../actions/fields/listInputs';
+import { RunContext } from '../../shared/transport';
 
 /** The chosen format's inputs as Start Generation's fields (from GET /studio/formats). */
 export async function getFormatInputs(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {

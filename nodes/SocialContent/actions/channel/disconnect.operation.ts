@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { channelLocator } from '../shared/channels';
-import { locatorId } from '../shared/parameters';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { channelLocator } from '../../../shared/channels';
+import { locatorId } from '../fields/parameters';
 
 export const description: INodeProperties[] = [
 	channelLocator({ resource: ['channel'], operation: ['disconnect'] }, 'The channel to disconnect'),

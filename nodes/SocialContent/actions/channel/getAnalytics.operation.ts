@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { toItems } from '../items';
-import { channelLocator } from '../shared/channels';
-import { locatorId } from '../shared/parameters';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { toItems } from '../../../shared/items';
+import { channelLocator } from '../../../shared/channels';
+import { locatorId } from '../fields/parameters';
 import { analyticsPeriodField, analyticsQuery } from './analyticsPeriod';
 
 const show = { resource: ['channel'], operation: ['getAnalytics'] };

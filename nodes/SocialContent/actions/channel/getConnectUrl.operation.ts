@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { asRecord } from '../items';
-import { requiredText } from '../shared/parameters';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { asRecord } from '../../../shared/items';
+import { requiredText } from '../fields/parameters';
 
 const show = { resource: ['channel'], operation: ['getConnectUrl'] };
 

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { toItems } from '../items';
-import { locatorId } from '../shared/parameters';
-import { postLocator } from '../shared/posts';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { toItems } from '../../../shared/items';
+import { locatorId } from '../fields/parameters';
+import { postLocator } from '../../../shared/posts';
 import { analyticsPeriodField, analyticsQuery } from './analyticsPeriod';
 
 const show = { resource: ['channel'], operation: ['getPostAnalytics'] };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { asRecord } from '../items';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { asRecord } from '../../../shared/items';
 
 export const description: INodeProperties[] = [];
 

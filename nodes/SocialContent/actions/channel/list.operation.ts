@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fetchChannels, networkName } from '../shared/channels';
-import { simplifyProperty } from '../shared/simplify';
-import type { RunContext } from '../../transport';
+import { fetchChannels, networkName } from '../../../shared/channels';
+import { simplifyProperty } from '../../../shared/simplify';
+import type { RunContext } from '../../../shared/transport';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['channel'], operation: ['list'] } },

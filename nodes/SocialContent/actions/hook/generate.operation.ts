@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { unwrapList } from '../items';
-import { platformFields, platformValue } from '../shared/platform';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { unwrapList } from '../../../shared/items';
+import { platformFields, platformValue } from '../fields/platform';
 
 const show = { resource: ['hook'], operation: ['generate'] };
 

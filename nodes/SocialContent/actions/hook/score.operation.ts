@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { toItems } from '../items';
-import { requiredText } from '../shared/parameters';
-import { platformFields, platformValue } from '../shared/platform';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { toItems } from '../../../shared/items';
+import { requiredText } from '../fields/parameters';
+import { platformFields, platformValue } from '../fields/platform';
 
 const show = { resource: ['hook'], operation: ['score'] };
 

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { asRecord } from '../items';
-import { requiredText } from '../shared/parameters';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { asRecord } from '../../../shared/items';
+import { requiredText } from '../fields/parameters';
 import { notPublicReason } from './publicAddress';
 
 const show = { resource: ['media'], operation: ['importFromUrl'] };

@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { MEDIA_LIBRARY } from '../shared/media';
-import { pagingFields, readList } from '../shared/paging';
-import { simplifyFile, simplifyProperty } from '../shared/simplify';
-import type { RunContext } from '../../transport';
+import { MEDIA_LIBRARY } from '../../../shared/media';
+import { pagingFields, readList } from '../../../shared/paging';
+import { simplifyFile, simplifyProperty } from '../../../shared/simplify';
+import type { RunContext } from '../../../shared/transport';
 
 const show = { resource: ['media'], operation: ['list'] };
 

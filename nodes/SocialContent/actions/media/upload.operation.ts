@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { RunContext } from '../../transport';
-import { assertBinaryField, uploadBinary } from '../shared/media';
+import type { RunContext } from '../../../shared/transport';
+import { assertBinaryField, uploadBinary } from '../../../shared/media';
 
 const show = { resource: ['media'], operation: ['upload'] };
 

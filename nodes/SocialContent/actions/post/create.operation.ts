@@ -6,11 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { toItems } from '../items';
-import { channelsOfRun, type Channel } from '../shared/channels';
-import { toUtcIso } from '../shared/dates';
-import type { MediaRef } from '../shared/media';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { toItems } from '../../../shared/items';
+import { channelsOfRun, type Channel } from '../../../shared/channels';
+import { toUtcIso } from '../../../shared/dates';
+import type { MediaRef } from '../../../shared/media';
 import { mediaProperty, planMedia } from './postMedia';
 import {
 	channelTextsProperty,

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { locatorId } from '../shared/parameters';
-import { postLocator } from '../shared/posts';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { locatorId } from '../fields/parameters';
+import { postLocator } from '../../../shared/posts';
 
 export const description: INodeProperties[] = [
 	postLocator(

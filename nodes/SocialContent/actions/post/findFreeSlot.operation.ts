@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { asRecord } from '../items';
-import { channelLocator } from '../shared/channels';
-import { normaliseDates } from '../shared/dates';
-import { locatorId } from '../shared/parameters';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { asRecord } from '../../../shared/items';
+import { channelLocator } from '../../../shared/channels';
+import { normaliseDates } from '../../../shared/dates';
+import { locatorId } from '../fields/parameters';
 
 export const description: INodeProperties[] = [
 	channelLocator(

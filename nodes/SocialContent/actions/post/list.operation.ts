@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { toItems } from '../items';
-import { toUtcIso } from '../shared/dates';
-import { normalisePost } from '../shared/posts';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { toItems } from '../../../shared/items';
+import { toUtcIso } from '../../../shared/dates';
+import { normalisePost } from '../../../shared/posts';
 
 const show = { resource: ['post'], operation: ['list'] };
 

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { RunContext } from '../../transport';
-import { outputsOf } from '../shared/generations';
-import { assertBinaryField, mediaFileById, uploadBinary, type MediaRef } from '../shared/media';
+import type { RunContext } from '../../../shared/transport';
+import { outputsOf } from '../../../shared/generations';
+import { assertBinaryField, mediaFileById, uploadBinary, type MediaRef } from '../../../shared/media';
 
 export const mediaProperty: INodeProperties = {
 	displayName: 'Media',

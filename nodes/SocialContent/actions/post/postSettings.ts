@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { channelLabel, networkName, type Channel } from '../shared/channels';
-import { keyValuePairs } from '../shared/parameters';
+import { channelLabel, networkName, type Channel } from '../../../shared/channels';
+import { keyValuePairs } from '../fields/parameters';
 import { readSettingName, settingsNetwork } from './knownSettings';
 
 /** What X requires (the spec's example) and what a post says when nobody chose. */

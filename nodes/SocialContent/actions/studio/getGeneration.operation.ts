@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { generationItem, generationLocator, getGeneration } from '../shared/generations';
-import { locatorId } from '../shared/parameters';
-import { simplifyProperty } from '../shared/simplify';
-import type { RunContext } from '../../transport';
+import { generationItem, generationLocator, getGeneration } from '../../../shared/generations';
+import { locatorId } from '../fields/parameters';
+import { simplifyProperty } from '../../../shared/simplify';
+import type { RunContext } from '../../../shared/transport';
 
 const show = { resource: ['studio'], operation: ['getGeneration'] };
 

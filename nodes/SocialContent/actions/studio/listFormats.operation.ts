@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fetchFormats } from '../shared/formats';
-import { simplifyProperty } from '../shared/simplify';
-import type { RunContext } from '../../transport';
+import { fetchFormats } from '../../../shared/formats';
+import { simplifyProperty } from '../../../shared/simplify';
+import type { RunContext } from '../../../shared/transport';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['studio'], operation: ['listFormats'] } },

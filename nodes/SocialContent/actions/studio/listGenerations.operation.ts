@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normaliseGeneration } from '../shared/generations';
-import { simplifyGeneration, simplifyProperty } from '../shared/simplify';
-import { pagingFields, readList } from '../shared/paging';
-import type { RunContext } from '../../transport';
+import { normaliseGeneration } from '../../../shared/generations';
+import { simplifyGeneration, simplifyProperty } from '../../../shared/simplify';
+import { pagingFields, readList } from '../../../shared/paging';
+import type { RunContext } from '../../../shared/transport';
 
 const show = { resource: ['studio'], operation: ['listGenerations'] };
 

@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { fetchFormats, formatLocator } from '../shared/formats';
-import { generationItem, normaliseGeneration, waitForGeneration } from '../shared/generations';
-import { mappedInputs } from '../shared/mappedInputs';
-import { simplifyProperty } from '../shared/simplify';
-import { jsonObject, keyValuePairs, locatorId } from '../shared/parameters';
+import { apiRequest, type RunContext } from '../../../shared/transport';
+import { fetchFormats, formatLocator } from '../../../shared/formats';
+import { generationItem, normaliseGeneration, waitForGeneration } from '../../../shared/generations';
+import { mappedInputs } from '../fields/mappedInputs';
+import { simplifyProperty } from '../../../shared/simplify';
+import { jsonObject, keyValuePairs, locatorId } from '../fields/parameters';
 
 const show = { resource: ['studio'], operation: ['startGeneration'] };
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { RunContext } from '../../transport';
+import type { RunContext } from './transport';
 import { channelLabel, fetchChannels, toChannel, type Channel } from './channels';
 import { normaliseDates, parseDate, shortDate } from './dates';
 import { walkPages } from './paging';

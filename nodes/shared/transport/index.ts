@@ -27,7 +27,6 @@ import {
 	requestLimits,
 } from './exchange';
 import { StreamingForm } from './multipart';
-import { RequestPacer } from './pacing';
 import type { RunContext } from './runContext';
 import { abortableWait } from '../compat';
 
@@ -77,7 +76,7 @@ export async function apiRequest(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
-	const response = await exchange(run, connection, request, options, itemIndex, run.pacer);
+	const response = await exchange(run, request, options, itemIndex);
 
 	const text = await bodyText(response);
 	const contentType = String(response.headers['content-type'] ?? '');
@@ -145,11 +144,10 @@ export async function downloadFile(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
-	const sameOrigin = url.origin === new URL(connection.baseURL).origin;
-	// A file on another host (a CDN) has its own limits: it neither takes nor teaches the API's pace.
-	const pacer = sameOrigin ? run.pacer : new RequestPacer();
-	// The credential goes only to the instance's origin: sendAuthenticated leaves it off elsewhere.
-	const response = await exchange(run, connection, request, options, itemIndex, pacer);
+	// A file on another host (a CDN) has limits of its own; the credential goes only to the
+	// instance's origin (sendAuthenticated leaves it off elsewhere).
+	const offInstance = url.origin !== new URL(connection.baseURL).origin;
+	const response = await exchange(run, { ...request, offInstance }, options, itemIndex);
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		const body = parseAnswer(await bodyText(response));
 		const failed = {

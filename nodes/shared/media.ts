@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { StreamedFile, StreamingForm } from '../../transport/multipart';
+import { apiRequest, type RunContext } from './transport';
+import { StreamedFile, StreamingForm } from './transport/multipart';
 import { shortDate } from './dates';
 import { walkPages } from './paging';
 import { simplifyFile } from './simplify';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../transport';
-import { unwrapList } from '../items';
+import { apiRequest, type RunContext } from './transport';
+import { unwrapList } from './items';
 import { picker } from './picker';
 
 export interface Channel {

@@ -8,13 +8,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, saveDownload, type RunContext } from '../../transport';
+import { apiRequest, saveDownload, type RunContext } from './transport';
 import { shortDate } from './dates';
 import { fetchFormats } from './formats';
 import { walkPages } from './paging';
 import { picker } from './picker';
 import { simplifyGeneration } from './simplify';
-import { abortableWait } from '../../compat';
+import { abortableWait } from './compat';
 
 export const GENERATION_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 

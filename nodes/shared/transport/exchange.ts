@@ -1,6 +1,6 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { discardBody, sendAuthenticated, type Connection, type RawResponse } from './connection';
+import { discardBody, sendAuthenticated, type RawResponse } from './connection';
 import {
 	isNetworkError,
 	networkError,
@@ -8,7 +8,7 @@ import {
 	requestNotSentError,
 	type RequestLine,
 } from './errors';
-import { MIN_RATE_LIMIT_WAIT_MS, type RequestPacer } from './pacing';
+import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
 import { retryAfter } from './rateLimit';
 import { withoutSecrets } from './secrets';
 import type { ApiContext, RunContext } from './runContext';
@@ -33,20 +33,21 @@ export const MAX_RATE_LIMITED_TRIES = 100;
 const TRANSIENT_STATUSES = [500, 502, 504];
 
 /**
- * Sends a request until it has an answer worth reading, at the pace `pacer` has learned from 429
- * answers (see pacing.ts; the run's own pacer for the API). A 429 is waited out and sent again,
+ * Sends a request until it has an answer worth reading, at the pace the run has learned from 429
+ * answers (see pacing.ts; a file on another host, `offInstance`, has a pace of its own: it neither
+ * takes nor teaches the API's). A 429 is waited out and sent again,
  * for any method: the service did nothing. A read whose answer was lost, or that hit 500/502/504,
  * is tried again a bounded number of times; a write never is, so nothing is created twice.
  */
 export async function exchange(
 	run: RunContext,
-	connection: Connection,
-	request: RequestLine,
+	request: RequestLine & { offInstance?: boolean },
 	options: IHttpRequestOptions,
 	itemIndex: number | undefined,
-	pacer: RequestPacer,
 ): Promise<RawResponse> {
 	const ctx = run.n8n;
+	const connection = await run.connectionFor(itemIndex);
+	const pacer = request.offInstance ? new RequestPacer() : run.pacer;
 	const limits = requestLimits(run, itemIndex);
 	const sendOnce = async () =>
 		await sendAuthenticated(

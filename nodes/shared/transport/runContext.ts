@@ -1,10 +1,8 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
-
-import { readConnection, type Connection } from './connection';
+import { readConnection, type ApiContext, type Connection } from './connection';
 import { RequestPacer } from './pacing';
 import { RetryAfterUnit } from './rateLimit';
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+export type { ApiContext };
 
 /**
  * What the requests of one run share, and where it lives: the connection (credential → base URL,

@@ -1,8 +1,16 @@
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiBaseUrl, appUrl } from './instanceUrl';
-import type { ApiContext } from './runContext';
+
+/** The n8n functions a request can be made from: an execution, a dropdown, a trigger poll. */
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 export type Authentication = 'apiKey' | 'oAuth2';
 

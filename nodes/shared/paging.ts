@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type MissingRoute, type RunContext } from '../../transport';
-import { unwrapList } from '../items';
+import { apiRequest, type MissingRoute, type RunContext } from './transport';
+import { unwrapList } from './items';
 
 /** Return All / Limit, for the list operation they are shown in. */
 export function pagingFields(show: Record<string, string[]>): INodeProperties[] {
