@@ -13,7 +13,11 @@ import * as post from './actions/post';
 import { router } from './actions/router';
 import * as studio from './actions/studio';
 import { MAIN_CONNECTION } from '../shared/compat';
-import { authenticationProperty, credentialsFor, requestOptionsProperty } from '../shared/descriptions';
+import {
+	authenticationProperty,
+	credentialsFor,
+	requestOptionsProperty,
+} from '../shared/descriptions';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
 export class SocialContent implements INodeType {

@@ -10,7 +10,7 @@ import { MAIN_CONNECTION } from '../shared/compat';
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
 import { getChannels, getFormats } from '../shared/loadOptions';
 import { simplifyProperty } from '../shared/simplify';
-import type { PostStatus } from '../shared/posts';
+import type { PostStatus } from '../shared/shapes';
 import { RunContext } from '../shared/transport';
 import {
 	latestGeneration,

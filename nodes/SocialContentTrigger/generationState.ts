@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { finishTimeMs } from '../shared/shapes';
 import { SeenMemory } from './idMemory';
 
 export { SeenMemory };
@@ -66,23 +67,8 @@ export const MAX_ATTEMPTS = 5;
 export const FINISH_GUARD_SLACK_MS = 60 * 1000;
 
 const PENDING_STATUSES = ['queued', 'running'];
-/** Fields that say when a generation finished. `updatedAt` is not one: it moves whenever anything changes. */
-const FINISH_TIME_FIELDS = ['finishedAt', 'completedAt', 'doneAt', 'failedAt', 'endedAt'];
-
 export function isPending(generation: IDataObject): boolean {
 	return PENDING_STATUSES.includes(String(generation.status));
-}
-
-/** When the generation reached its final status, if the service says. */
-export function finishTimeMs(generation: IDataObject): number | undefined {
-	for (const field of FINISH_TIME_FIELDS) {
-		const value = generation[field];
-		if (value === undefined || value === null || value === '') continue;
-		const ms =
-			typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(String(value));
-		if (Number.isFinite(ms)) return ms;
-	}
-	return undefined;
 }
 
 /** One poll's reading of the list: the entries in list order. */

@@ -1,17 +1,13 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import {
-	generationItem,
-	getGeneration,
-	normaliseGeneration,
-} from '../shared/generations';
+import { generationItem, getGeneration } from '../shared/generations';
+import { finishTimeMs, normaliseGeneration } from '../shared/shapes';
 import { simplifyGeneration } from '../shared/simplify';
 import { walkPages } from '../shared/paging';
 import type { RunContext } from '../shared/transport';
 import { openFamily, triggerKey, type FamilyPoll } from './stateCopies';
 import {
 	baseline,
-	finishTimeMs,
 	fromV1,
 	fromV2,
 	isPending,
@@ -193,13 +189,13 @@ async function emit(
 			else carried.push(id);
 			continue;
 		}
-		if (!options.statuses.includes(String(generation.status))) {
+		if (!matches(options, 'status', generation)) {
 			fired.push(id); // passed over for good: not an event this trigger listens to
 			continue;
 		}
 		try {
 			const detailed = await withDetails(run, generation);
-			if (!options.formats.length || options.formats.includes(String(detailed.format))) {
+			if (matches(options, 'format', detailed)) {
 				items.push(await generationItem(run.n8n, run, detailed, options));
 			}
 			fired.push(id);
@@ -292,17 +288,30 @@ export async function latestGeneration(
 	options: TriggerOptions,
 ): Promise<INodeExecutionData | undefined> {
 	const { entries } = await readGenerations(run, () => false, 1);
-	const matching = entries.filter((entry) => options.statuses.includes(String(entry.status)));
+	const matching = entries.filter((entry) => matches(options, 'status', entry));
 	const latestFirst = matching.every((entry) => finishTimeMs(entry) !== undefined)
 		? [...matching].sort((a, b) => (finishTimeMs(b) ?? 0) - (finishTimeMs(a) ?? 0))
 		: matching;
 	for (const generation of latestFirst) {
 		const detailed = await withDetails(run, generation);
-		if (!options.formats.length || options.formats.includes(String(detailed.format))) {
+		if (matches(options, 'format', detailed)) {
 			return await generationItem(run.n8n, run, detailed, options);
 		}
 	}
 	return undefined;
+}
+
+/**
+ * The trigger's filters, one at a time: the status is known from the list, the format only once
+ * the generation is read in full (a list entry may not carry it). No format chosen: any format.
+ */
+function matches(
+	options: TriggerOptions,
+	filter: 'status' | 'format',
+	generation: IDataObject,
+): boolean {
+	if (filter === 'status') return options.statuses.includes(String(generation.status));
+	return !options.formats.length || options.formats.includes(String(generation.format));
 }
 
 /** The poll's budget: ours, or less when n8n gives the poll less (its durable engine says how much). */

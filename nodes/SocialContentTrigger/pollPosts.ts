@@ -1,13 +1,8 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { fetchChannels, type Channel } from '../shared/channels';
-import {
-	channelOfPost,
-	listPosts,
-	normalisePost,
-	type PostRecord,
-	type PostStatus,
-} from '../shared/posts';
+import { fetchChannels } from '../shared/channels';
+import { channelOfPost, listPosts } from '../shared/posts';
+import { normalisePost, type Channel, type PostRecord, type PostStatus } from '../shared/shapes';
 import type { RunContext } from '../shared/transport';
 import { openFamily, type FamilyPoll } from './stateCopies';
 import {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { PostRecord } from '../shared/posts';
+import type { PostRecord } from '../shared/shapes';
 import { SeenMemory } from './idMemory';
 
 /**

@@ -1,35 +1,16 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from './transport';
-import { unwrapList } from './items';
+import { CHANNEL_LIST_KEYS, toChannel, unwrapList, type Channel } from './shapes';
 import { picker } from './picker';
-
-export interface Channel {
-	id: string;
-	name: string;
-	identifier: string;
-	raw: IDataObject;
-}
 
 /** GET /integrations, as channels with id, name and identifier (the network, e.g. `x`). */
 export async function fetchChannels(run: RunContext, itemIndex?: number): Promise<Channel[]> {
 	const response = await apiRequest(run, { method: 'GET', path: '/integrations' }, itemIndex);
-	const list = Array.isArray(response)
-		? response
-		: (unwrapList(response, ['integrations', 'channels']) ?? []);
+	const list = unwrapList(response, CHANNEL_LIST_KEYS) ?? [];
 	return (list as IDataObject[])
 		.filter((entry) => entry && typeof entry === 'object' && entry.id !== undefined)
 		.map(toChannel);
-}
-
-/** A channel record as the service gives it (in the list, or inside a post), read the one way. */
-export function toChannel(entry: IDataObject): Channel {
-	return {
-		id: String(entry.id ?? ''),
-		name: String(entry.name ?? entry.id ?? ''),
-		identifier: String(entry.identifier ?? entry.providerIdentifier ?? ''),
-		raw: entry,
-	};
 }
 
 /** How a channel shows in dropdowns: "Acme · X". */

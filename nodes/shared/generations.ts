@@ -14,48 +14,15 @@ import { fetchFormats } from './formats';
 import { walkPages } from './paging';
 import { picker } from './picker';
 import { simplifyGeneration } from './simplify';
+import {
+	failureReason,
+	generationTime,
+	normaliseGeneration,
+	type GenerationOutput,
+} from './shapes';
 import { abortableWait } from './compat';
 
 export const GENERATION_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
-
-export interface GenerationOutput extends IDataObject {
-	/** Where the file is: a path on the instance or a full URL. */
-	location: string;
-}
-
-/**
- * A generation as output items show it: the server's fields, plus `id`, `status`, `format` and
- * `outputs` in one shape whatever the server called them. Outputs are media library files; each
- * keeps its own fields and gains `location`, the path or URL it can be downloaded from.
- */
-export function normaliseGeneration(raw: unknown): IDataObject {
-	const record = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
-	const inner = (
-		record.generation && typeof record.generation === 'object' ? record.generation : record
-	) as IDataObject;
-	return {
-		...inner,
-		id: inner.id !== undefined ? String(inner.id) : inner.id,
-		status: typeof inner.status === 'string' ? inner.status.toLowerCase() : inner.status,
-		format: inner.format ?? inner.formatId,
-		outputs: outputsOf(inner),
-	};
-}
-
-export function outputsOf(generation: IDataObject): GenerationOutput[] {
-	const value =
-		generation.outputs ?? generation.output ?? generation.files ?? generation.media ?? [];
-	const list = Array.isArray(value) ? value : [value];
-	return list
-		.map((entry): GenerationOutput | undefined => {
-			if (typeof entry === 'string') return entry ? { location: entry } : undefined;
-			if (!entry || typeof entry !== 'object') return undefined;
-			const file = entry as IDataObject;
-			const location = file.path ?? file.url ?? file.src ?? file.location;
-			return typeof location === 'string' && location ? { ...file, location } : undefined;
-		})
-		.filter((entry): entry is GenerationOutput => entry !== undefined);
-}
 
 /**
  * GET /studio/generations/:id. `namedByUser`: the id came from a parameter, so a 500 may mean an
@@ -148,9 +115,7 @@ export function generationFailedError(
 	generation: IDataObject,
 	itemIndex: number,
 ): NodeApiError {
-	const reason =
-		generation.error ?? generation.message ?? generation.reason ?? generation.failureReason;
-	const reasonText = typeof reason === 'string' ? reason : reason ? JSON.stringify(reason) : '';
+	const reasonText = failureReason(generation);
 	const id = String(generation.id);
 	const error = new NodeApiError(
 		ctx.getNode(),
@@ -241,10 +206,7 @@ export async function recentGenerations(
 	return generations
 		.filter((generation) => generation.id !== undefined && generation.id !== '')
 		.map((generation) => {
-			const when = shortDate(
-				generation.finishedAt ?? generation.updatedAt ?? generation.createdAt,
-				run.n8n.getTimezone(),
-			);
+			const when = shortDate(generationTime(generation), run.n8n.getTimezone());
 			const format = formatNames.get(String(generation.format)) ?? generation.format;
 			const parts = [format, generation.status, when, generation.id].filter(
 				(part) => part !== undefined && part !== '',

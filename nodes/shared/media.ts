@@ -5,6 +5,7 @@ import { apiRequest, type RunContext } from './transport';
 import { StreamedFile, StreamingForm } from './transport/multipart';
 import { shortDate } from './dates';
 import { walkPages } from './paging';
+import { mediaFileName, mediaFileTime } from './shapes';
 import { simplifyFile } from './simplify';
 
 /**
@@ -106,8 +107,8 @@ export async function mediaFileOptions(run: RunContext): Promise<INodePropertyOp
 			for (const entry of list) {
 				const file = asFile(entry);
 				if (file.id === undefined || typeof file.path !== 'string') continue;
-				const name = String(file.name ?? file.fileName ?? file.path.split('/').pop() ?? file.id);
-				const when = shortDate(file.createdAt ?? file.updatedAt, run.n8n.getTimezone());
+				const name = mediaFileName(file);
+				const when = shortDate(mediaFileTime(file), run.n8n.getTimezone());
 				options.push({ name: when ? `${name} · ${when}` : name, value: String(file.id) });
 			}
 			return true;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type MissingRoute, type RunContext } from './transport';
-import { unwrapList } from './items';
+import { hasMorePages, nextCursor, unwrapList } from './shapes';
 
 /** Return All / Limit, for the list operation they are shown in. */
 export function pagingFields(show: Record<string, string[]>): INodeProperties[] {
@@ -58,9 +58,7 @@ export async function walkPages(
 			{ method: 'GET', path, qs, missingRoute: options.missingRoute },
 			options.itemIndex,
 		);
-		const list = Array.isArray(response)
-			? response
-			: (unwrapList(response, options.listKeys) ?? [response]);
+		const list = unwrapList(response, options.listKeys) ?? [response];
 		const seen = JSON.stringify(list);
 		if (seen === previous) return;
 		previous = seen;
@@ -69,19 +67,6 @@ export async function walkPages(
 		if (!visit(list) || !more) return;
 		qs = cursor !== undefined ? { ...options.qs, cursor } : { ...options.qs, page: page + 1 };
 	}
-}
-
-/**
- * The cursor of the next page, where the service pages by cursor: `nextCursor` when the answer
- * has that field (null: the last page), else `cursor`.
- */
-function nextCursor(response: unknown): string | number | undefined {
-	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
-	const record = response as IDataObject;
-	const cursor = 'nextCursor' in record ? record.nextCursor : record.cursor;
-	return (typeof cursor === 'string' && cursor !== '') || typeof cursor === 'number'
-		? cursor
-		: undefined;
 }
 
 /** A list operation's results, as far as its Return All / Limit ask. */
@@ -100,13 +85,4 @@ export async function readList(
 		return results.length < limit;
 	});
 	return results.slice(0, limit);
-}
-
-/** Whether a list answer says there are pages after this one. */
-export function hasMorePages(response: unknown, page: number): boolean {
-	if (!response || typeof response !== 'object' || Array.isArray(response)) return false;
-	const record = response as IDataObject;
-	const pages = Number(record.pages ?? record.totalPages ?? record.pageCount);
-	if (Number.isFinite(pages)) return page < pages;
-	return record.hasMore === true || (record.nextPage !== undefined && record.nextPage !== null);
 }

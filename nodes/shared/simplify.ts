@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { FILE_LOCATION_NAMES, GENERATION_ALIASES, fileLocation } from './shapes';
+
 /** n8n's usual Simplify switch: on by default, off gives the service's answer with every field. */
 export const simplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
@@ -9,14 +11,9 @@ export const simplifyProperty: INodeProperties = {
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
-/** Where a file is, under whichever name the service used: the one the simplified item keeps as `path`. */
-const FILE_LOCATION_NAMES = ['path', 'url', 'src', 'location'];
-
 /** A file record (media item, generation output) with its location once, as `path`. */
 export function simplifyFile(file: IDataObject): IDataObject {
-	const location = FILE_LOCATION_NAMES.map((name) => file[name]).find(
-		(value) => typeof value === 'string' && value,
-	);
+	const location = fileLocation(file);
 	const rest = Object.fromEntries(
 		Object.entries(file).filter(([name]) => !FILE_LOCATION_NAMES.includes(name)),
 	);
@@ -34,5 +31,3 @@ export function simplifyGeneration(generation: IDataObject): IDataObject {
 	const outputs = Array.isArray(generation.outputs) ? (generation.outputs as IDataObject[]) : [];
 	return { ...rest, outputs: outputs.map(simplifyFile) };
 }
-
-const GENERATION_ALIASES = ['formatId', 'output', 'files', 'media', 'generation'];

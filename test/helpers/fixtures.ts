@@ -3,6 +3,7 @@ import nock from 'nock';
 
 import {
 	ACTION_NODE_TYPE,
+	loadOptionsContextFor,
 	registerNodeType,
 	runChain,
 	START_NODE_TYPE,
@@ -127,3 +128,14 @@ afterEach(() => {
 afterAll(() => {
 	nock.restore();
 });
+
+/** A dropdown's context in the editor: the action node with an API key (and these parameters). */
+export function editorContext(parameters: INodeParameters = {}, timeZone?: string) {
+	return loadOptionsContextFor(
+		ACTION_NODE_TYPE,
+		{ authentication: 'apiKey', ...parameters },
+		apiKeyCredentials,
+		{ socialContentApi: { id: '1', name: 'c' } },
+		timeZone,
+	);
+}

@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { runForEachItem } from '../../nodes/SocialContent/actions/router';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
-import { toItems } from '../../nodes/shared/items';
+import { toItems } from '../../nodes/shared/shapes';
 import { apiRequest, downloadFile, type RunContext } from '../../nodes/shared/transport';
 
 /** Called when a download's first bytes reach the node (set by a test). */

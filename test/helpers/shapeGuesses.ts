@@ -2,9 +2,8 @@
  * Answers the spec leaves open, and the forms of each that this package accepts. Everything here
  * is a guess, not the spec: each group quotes the spec's "not shown" it stands for. Tests that feed
  * the node such an answer take its shape from here, so a reader can tell contract from assumption.
- * The node's side of each guess: actions/items.ts (lists), actions/shared/paging.ts (pages),
- * actions/shared/formats.ts (format records), actions/shared/formatInputs.ts (a format's inputs),
- * actions/shared/posts.ts (post records).
+ * The node's side of every guess is nodes/shared/shapes/ (one module per kind of answer), and
+ * test/unit/shapeGuesses.test.ts drives each group here through the node.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -156,4 +155,136 @@ export const POST_RECORD_SHAPES = {
 			channelId: post.channel.id,
 		}),
 	} satisfies Record<string, PostRecord>,
+};
+
+/** What a finished generation is, in the forms its record may take. */
+export interface GenerationFacts {
+	id: string;
+	format: string;
+	/** Where its one output is. */
+	path: string;
+	finishedMs: number;
+}
+
+type GenerationRecord = (generation: GenerationFacts) => unknown;
+
+/** A generation record, as GET /studio/generations/:id (or the list) may give it. */
+export const GENERATION_SHAPES = {
+	spec: [
+		'"Generation | `id`, `status`, `credits` (returned on start); `status` and outputs (returned on read) | Shape of outputs beyond being media library files: not shown."',
+		'"Generation `status` takes the values `queued`, `running`, `done`, `failed`. Transitions: not shown."',
+	],
+	shapes: {
+		'the spec names: outputs of { path }, finishedAt as ISO text': (generation) => ({
+			id: generation.id,
+			status: 'done',
+			format: generation.format,
+			outputs: [{ id: 'med_1', path: generation.path }],
+			finishedAt: new Date(generation.finishedMs).toISOString(),
+		}),
+		'wrapped in { generation }, status in capitals, formatId, output as bare paths, completedAt in seconds':
+			(generation) => ({
+				generation: {
+					id: generation.id,
+					status: 'DONE',
+					formatId: generation.format,
+					output: [generation.path],
+					completedAt: generation.finishedMs / 1000,
+				},
+			}),
+		'files of { url }, doneAt in milliseconds': (generation) => ({
+			id: generation.id,
+			status: 'done',
+			format: generation.format,
+			files: [{ url: generation.path }],
+			doneAt: generation.finishedMs,
+		}),
+	} satisfies Record<string, GenerationRecord>,
+};
+
+/** A channel in GET /integrations: how it names its network. */
+export const CHANNEL_SHAPES = {
+	spec: [
+		'"Channel (integration) | `id`, `name`, `identifier`, and further fields | Further fields: not shown."',
+	],
+	shapes: {
+		'the spec names: identifier': { id: 'ch_x', name: 'Acme', identifier: 'x' },
+		'providerIdentifier (the real backend, inside a post)': {
+			id: 'ch_x',
+			name: 'Acme',
+			providerIdentifier: 'x',
+			picture: null,
+		},
+	} as Record<string, IDataObject>,
+};
+
+/** Answers of one value, each in the forms it may take (all meaning the same). */
+export const ANSWER_SHAPES = {
+	connectUrl: {
+		spec: '"Response of `GET /social/:provider` beyond a sign-in URL, and the set of provider values: not shown."',
+		means: 'https://x.com/oauth?state=1',
+		shapes: {
+			'{ url }': { url: 'https://x.com/oauth?state=1' },
+			'{ signInUrl }': { signInUrl: 'https://x.com/oauth?state=1' },
+			'{ authUrl }': { authUrl: 'https://x.com/oauth?state=1' },
+			'a bare string': 'https://x.com/oauth?state=1',
+		} as Record<string, unknown>,
+	},
+	isConnected: {
+		spec: '"Response of `GET /is-connected`: not shown."',
+		means: true,
+		shapes: {
+			'{ connected: true }': { connected: true },
+			'a bare true': true,
+			'{ isConnected: "true" }': { isConnected: 'true' },
+		} as Record<string, unknown>,
+	},
+	credits: {
+		spec: '"Credits | the endpoint returns credits left | Shape of the response: not shown."',
+		means: 42,
+		shapes: {
+			'{ credits: 42 }': { credits: 42 },
+			'a bare 42': 42,
+		} as Record<string, unknown>,
+	},
+	hooks: {
+		spec: '"Score result … Types and inner shape of each of these: not shown." (and the generated hooks\' shape: not shown)',
+		means: ['Stop scrolling.', 'Read this first.'],
+		shapes: {
+			'a list of texts': ['Stop scrolling.', 'Read this first.'],
+			'{ hooks: [{ hook }] }': {
+				hooks: [{ hook: 'Stop scrolling.' }, { hook: 'Read this first.' }],
+			},
+			'{ data: [{ hook }] }': { data: [{ hook: 'Stop scrolling.' }, { hook: 'Read this first.' }] },
+		} as Record<string, unknown>,
+	},
+};
+
+/** A 400's body: `{ msg }` or "the field errors" (their shape: not shown). */
+export const ERROR_SHAPES = {
+	spec: ['"400 | Validation failed | `{ msg }` or the field errors"'],
+	/** Each shape says the same two things. */
+	means: ['text: must not be empty', 'count: must be at most 10'],
+	shapes: {
+		'{ errors: [{ field, message }] }': {
+			errors: [
+				{ field: 'text', message: 'must not be empty' },
+				{ field: 'count', message: 'must be at most 10' },
+			],
+		},
+		'{ errors: { field: messages } }': {
+			errors: { text: ['must not be empty'], count: 'must be at most 10' },
+		},
+		'NestJS (the real backend): { message: [...], error, statusCode }': {
+			message: ['text: must not be empty', 'count: must be at most 10'],
+			error: 'Bad Request',
+			statusCode: 400,
+		},
+		'{ fieldErrors: [{ property, msg }] }': {
+			fieldErrors: [
+				{ property: 'text', msg: 'must not be empty' },
+				{ property: 'count', msg: 'must be at most 10' },
+			],
+		},
+	} as Record<string, unknown>,
 };

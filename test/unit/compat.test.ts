@@ -40,9 +40,7 @@ describe('on an n8n-workflow without NodeConnectionTypes and with a signal-blind
 
 	test('a wait ends as soon as the execution is cancelled, with the cancel reason', async () => {
 		const { abortableWait } = withOldN8nWorkflow(() =>
-			jest.requireActual<typeof import('../../nodes/shared/compat')>(
-				'../../nodes/shared/compat',
-			),
+			jest.requireActual<typeof import('../../nodes/shared/compat')>('../../nodes/shared/compat'),
 		);
 		const controller = new AbortController();
 		const started = Date.now();
@@ -54,9 +52,7 @@ describe('on an n8n-workflow without NodeConnectionTypes and with a signal-blind
 
 	test('a wait already cancelled does not start; one not cancelled waits its time', async () => {
 		const { abortableWait } = withOldN8nWorkflow(() =>
-			jest.requireActual<typeof import('../../nodes/shared/compat')>(
-				'../../nodes/shared/compat',
-			),
+			jest.requireActual<typeof import('../../nodes/shared/compat')>('../../nodes/shared/compat'),
 		);
 		const cancelled = new AbortController();
 		cancelled.abort();
@@ -70,9 +66,9 @@ describe('on an n8n-workflow without NodeConnectionTypes and with a signal-blind
 describe('on the current n8n-workflow', () => {
 	test("the connection is the enum's", () => {
 		const { NodeConnectionTypes } = jest.requireActual<Workflow>('n8n-workflow');
-		const { MAIN_CONNECTION } = jest.requireActual<
-			typeof import('../../nodes/shared/compat')
-		>('../../nodes/shared/compat');
+		const { MAIN_CONNECTION } = jest.requireActual<typeof import('../../nodes/shared/compat')>(
+			'../../nodes/shared/compat',
+		);
 		expect(MAIN_CONNECTION).toBe(NodeConnectionTypes.Main);
 	});
 });

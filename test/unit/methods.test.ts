@@ -1,19 +1,12 @@
 import { KNOWN_SETTINGS } from '../../nodes/SocialContent/actions/post/knownSettings';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
-import { API_KEY, API_PATH, api, apiKeyCredentials } from '../helpers/fixtures';
+import { API_KEY, API_PATH, api, apiKeyCredentials, editorContext } from '../helpers/fixtures';
 import { ACTION_NODE_TYPE, loadOptionsContextFor } from '../helpers/harness';
 import { LIST_SHAPES } from '../helpers/shapeGuesses';
 
 const node = new SocialContent();
 /** A dropdown's load in a workflow whose time zone is Europe/Berlin. */
-const context = () =>
-	loadOptionsContextFor(
-		ACTION_NODE_TYPE,
-		{ authentication: 'apiKey' },
-		apiKeyCredentials,
-		{ socialContentApi: { id: '1', name: 'c' } },
-		'Europe/Berlin',
-	);
+const context = () => editorContext({}, 'Europe/Berlin');
 
 const channels = [
 	{ id: 'ch_x', name: 'Acme', identifier: 'x' },
@@ -89,12 +82,9 @@ describe('dropdowns, loaded through the same transport', () => {
 	] as const)(
 		'%s with an Instance URL that serves a web page: one entry saying to fix the Instance URL',
 		async (method) => {
-			api()
-				.get(/.*/)
-				.times(3)
-				.reply(200, '<!doctype html><html><body>Login</body></html>', {
-					'Content-Type': 'text/html',
-				});
+			api().get(/.*/).times(3).reply(200, '<!doctype html><html><body>Login</body></html>', {
+				'Content-Type': 'text/html',
+			});
 			const panel = loadOptionsContextFor(
 				ACTION_NODE_TYPE,
 				{ authentication: 'apiKey', resource: 'post', operation: 'create', channels: ['ch_x'] },

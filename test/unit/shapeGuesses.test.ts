@@ -3,15 +3,28 @@
  * so each plausible form must give the same output.
  */
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
+import type { INodeExecutionData, NodeApiError } from 'n8n-workflow';
+
 import {
+	ANSWER_SHAPES,
+	CHANNEL_SHAPES,
+	ERROR_SHAPES,
 	FORMAT_INPUT_SHAPES,
 	FORMAT_SHAPES,
+	GENERATION_SHAPES,
 	LIST_SHAPES,
 	PAGE_SHAPES,
 	POST_RECORD_SHAPES,
 	type PostFacts,
 } from '../helpers/shapeGuesses';
-import { API_PATH, api, apiKeyCredentials, NODE, runAction } from '../helpers/fixtures';
+import {
+	API_PATH,
+	api,
+	apiKeyCredentials,
+	editorContext,
+	NODE,
+	runAction,
+} from '../helpers/fixtures';
 import { ACTION_NODE_TYPE, loadOptionsContextFor, poll, triggerWorkflow } from '../helpers/harness';
 
 const listCases = Object.entries(LIST_SHAPES.shapes);
@@ -223,5 +236,113 @@ describe('post records: every shape gives the same trigger item (Fetch Test Even
 			'manual',
 		);
 		expect(failed?.[0][0].json).toMatchObject({ id: 'p_failed', state: 'failed', url: null });
+	});
+});
+
+describe('generation records: every shape gives the same item and picker label', () => {
+	const facts = {
+		id: 'gen_7',
+		format: 'slideshow',
+		path: '/uploads/gen_7/slide-1.png',
+		finishedMs: Date.parse('2026-11-20T10:00:00.000Z'),
+	};
+	test.each(Object.entries(GENERATION_SHAPES.shapes))('%s', async (_shape, record) => {
+		const scope = api().get(`${API_PATH}/studio/generations/gen_7`).reply(200, record(facts));
+		const result = await runAction({
+			resource: 'studio',
+			operation: 'getGeneration',
+			generationId: { __rl: true, mode: 'id', value: 'gen_7' },
+			downloadOutputs: false,
+		});
+		expect(result.output(NODE)[0].json).toMatchObject({
+			id: 'gen_7',
+			status: 'done',
+			format: 'slideshow',
+			outputs: [{ path: '/uploads/gen_7/slide-1.png' }],
+		});
+		scope.done();
+
+		// The finish time, under whichever name and unit, is the time the picker shows.
+		api()
+			.get(`${API_PATH}/studio/generations`)
+			.reply(200, [record(facts)])
+			.get(`${API_PATH}/studio/formats`)
+			.reply(200, [{ id: 'slideshow', name: 'Slideshow' }]);
+		const found = await new SocialContent().methods.listSearch.searchGenerations.call(
+			editorContext({}, 'Europe/Berlin'),
+		);
+		expect(found.results).toEqual([
+			{ name: 'Slideshow · done · 20 Nov 2026 11:00 CET · gen_7', value: 'gen_7' },
+		]);
+	});
+});
+
+describe('channel records: every shape names its network in the dropdowns', () => {
+	test.each(Object.entries(CHANNEL_SHAPES.shapes))('%s', async (_shape, record) => {
+		api().get(`${API_PATH}/integrations`).reply(200, [record]);
+		const options = await new SocialContent().methods.loadOptions.getChannels.call(editorContext());
+		expect(options).toEqual([{ name: 'Acme · X', value: 'ch_x' }]);
+	});
+});
+
+describe('answers of one value: every shape means the same', () => {
+	const { connectUrl, isConnected, credits, hooks } = ANSWER_SHAPES;
+	const operations = [
+		{
+			label: 'Channel → Get Connect URL',
+			answers: connectUrl,
+			request: ['GET', '/social/x'],
+			parameters: { resource: 'channel', operation: 'getConnectUrl', provider: 'x' },
+			read: (items: INodeExecutionData[]) => items[0].json.url,
+		},
+		{
+			label: 'Channel → Is Connected',
+			answers: isConnected,
+			request: ['GET', '/is-connected'],
+			parameters: { resource: 'channel', operation: 'isConnected' },
+			read: (items: INodeExecutionData[]) => items[0].json.connected,
+		},
+		{
+			label: 'Studio → Get Credits',
+			answers: credits,
+			request: ['GET', '/credits'],
+			parameters: { resource: 'studio', operation: 'getCredits' },
+			read: (items: INodeExecutionData[]) => items[0].json.credits,
+		},
+		{
+			label: 'Hook → Generate',
+			answers: hooks,
+			request: ['POST', '/hooks/generate'],
+			parameters: { resource: 'hook', operation: 'generate', topic: 'launch' },
+			read: (items: INodeExecutionData[]) => items.map((item) => item.json.hook),
+		},
+	];
+	const cases = operations.flatMap((operation) =>
+		Object.entries(operation.answers.shapes).map(
+			([shape, body]) => [operation.label, shape, operation, body] as const,
+		),
+	);
+	test.each(cases)('%s answering %s', async (_label, _shape, operation, body) => {
+		const [method, path] = operation.request;
+		const scope = api()
+			.intercept(`${API_PATH}${path}`, method)
+			.reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
+		const result = await runAction(operation.parameters);
+		expect(operation.read(result.output(NODE))).toEqual(operation.answers.means);
+		scope.done();
+	});
+});
+
+describe('400 bodies: every shape of field errors is listed in the error', () => {
+	test.each(Object.entries(ERROR_SHAPES.shapes))('%s', async (_shape, body) => {
+		api()
+			.post(`${API_PATH}/hooks/generate`)
+			.reply(400, body as object);
+		const result = await runAction({ resource: 'hook', operation: 'generate', topic: 'launch' });
+		const error = result.error as NodeApiError;
+		for (const line of ERROR_SHAPES.means) expect(error.message).toContain(line);
+		expect(error.description).toBe(
+			`Fix these fields and run again:\n${ERROR_SHAPES.means.map((line) => `- ${line}`).join('\n')}`,
+		);
 	});
 });

@@ -5,10 +5,7 @@ import nock from 'nock';
 
 import { sendAuthenticated } from '../../nodes/shared/transport/connection';
 
-import {
-	MAX_RATE_LIMITED_TRIES,
-	MIN_RATE_LIMIT_WAIT_MS,
-} from '../../nodes/shared/transport';
+import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/shared/transport';
 import { RetryAfterUnit, retryAfter } from '../../nodes/shared/transport/rateLimit';
 import { downloadEvents } from '../helpers/probeNode';
 import { assertNoSecrets } from '../helpers/harness';

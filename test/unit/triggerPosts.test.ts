@@ -15,7 +15,7 @@ import {
 	baselinePosts,
 	readPostState,
 } from '../../nodes/SocialContentTrigger/postState';
-import { readPost } from '../../nodes/shared/posts';
+import { readPost } from '../../nodes/shared/shapes';
 import { apiKeyCredentials } from '../helpers/fixtures';
 import { activeTrigger, poll, triggerWorkflow } from '../helpers/harness';
 import { ENGINES, SimulatedN8n, type Engine } from '../helpers/pollEngines';

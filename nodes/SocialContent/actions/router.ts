@@ -9,6 +9,7 @@ import * as post from './post';
 import * as studio from './studio';
 import type { ResourceName, SocialContentOperations } from './node.type';
 import type { Operation } from './types';
+import { createdId } from '../../shared/shapes';
 import { RunContext } from '../../shared/transport';
 
 export const resources: { [R in ResourceName]: Record<SocialContentOperations[R], Operation> } = {
@@ -126,11 +127,6 @@ function errorItem(
 			details: { generationId, ...(error.description ? { description: error.description } : {}) },
 		},
 	};
-}
-
-function createdId(json: IDataObject): string | undefined {
-	const id = json.id ?? json.postId ?? json.generationId ?? json.mediaId;
-	return id === undefined || id === null || id === '' ? undefined : String(id as string);
 }
 
 function withItemIndex(

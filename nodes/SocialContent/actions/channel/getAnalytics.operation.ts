@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { toItems } from '../../../shared/items';
+import { toItems } from '../../../shared/shapes';
 import { channelLocator } from '../../../shared/channels';
 import { locatorId } from '../fields/parameters';
 import { analyticsPeriodField, analyticsQuery } from './analyticsPeriod';

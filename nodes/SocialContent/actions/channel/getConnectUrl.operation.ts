@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { asRecord } from '../../../shared/items';
+import { readConnectUrl } from '../../../shared/shapes';
 import { requiredText } from '../fields/parameters';
 
 const show = { resource: ['channel'], operation: ['getConnectUrl'] };
@@ -56,8 +56,5 @@ export async function execute(
 		{ method: 'GET', path: `/social/${encodeURIComponent(provider)}` },
 		itemIndex,
 	);
-	// Not in the spec beyond "a sign-in URL": a bare string becomes `{ url }`.
-	const json = { ...asRecord(response, 'url') };
-	json.url ??= (json.signInUrl ?? json.authUrl ?? json.link) as string | undefined;
-	return [{ json: { provider, ...json } }];
+	return [{ json: { provider, ...readConnectUrl(response) } }];
 }

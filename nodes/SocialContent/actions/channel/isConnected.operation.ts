@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { asRecord } from '../../../shared/items';
+import { readIsConnected } from '../../../shared/shapes';
 
 export const description: INodeProperties[] = [];
 
@@ -16,9 +16,5 @@ export async function execute(
 	run: RunContext,
 ): Promise<INodeExecutionData[]> {
 	const response = await apiRequest(run, { method: 'GET', path: '/is-connected' }, itemIndex);
-	const json = { ...asRecord(response, 'connected') };
-	const said = json.connected ?? json.isConnected;
-	if (said === true || said === 'true') json.connected = true;
-	else if (said === false || said === 'false') json.connected = false;
-	return [{ json }];
+	return [{ json: readIsConnected(response) }];
 }

@@ -1,6 +1,6 @@
 import type { FieldType, IDataObject } from 'n8n-workflow';
 
-import type { FormatInput } from '../../../shared/formatInputs';
+import type { FormatInput } from '../../../shared/shapes';
 
 /**
  * A format input that takes a list (a slideshow's captions) is shown in Format Inputs as a text

@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { unwrapList } from '../../../shared/items';
+import { readHooks } from '../../../shared/shapes';
 import { platformFields, platformValue } from '../fields/platform';
 
 const show = { resource: ['hook'], operation: ['generate'] };
@@ -89,12 +89,7 @@ export async function execute(
 		{ method: 'POST', path: '/hooks/generate', body },
 		itemIndex,
 	);
-	const hooks = (
-		Array.isArray(response) ? response : (unwrapList(response, ['hooks']) ?? [response])
-	).map(
-		(hook): IDataObject =>
-			hook && typeof hook === 'object' ? (hook as IDataObject) : { hook: hook as string },
-	);
+	const hooks = readHooks(response);
 	if (this.getNodeParameter('output', itemIndex, 'perHook') === 'oneItem')
 		return [{ json: { hooks } }];
 	return hooks.map((hook) => ({ json: hook }));

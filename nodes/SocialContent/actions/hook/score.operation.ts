@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { toItems } from '../../../shared/items';
+import { toItems } from '../../../shared/shapes';
 import { requiredText } from '../fields/parameters';
 import { platformFields, platformValue } from '../fields/platform';
 

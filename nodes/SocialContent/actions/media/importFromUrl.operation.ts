@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { asRecord } from '../../../shared/items';
+import { asRecord } from '../../../shared/shapes';
 import { requiredText } from '../fields/parameters';
 import { notPublicReason } from './publicAddress';
 

@@ -7,8 +7,9 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { toItems } from '../../../shared/items';
-import { channelsOfRun, type Channel } from '../../../shared/channels';
+import { toItems } from '../../../shared/shapes';
+import { channelsOfRun } from '../../../shared/channels';
+import type { Channel } from '../../../shared/shapes';
 import { toUtcIso } from '../../../shared/dates';
 import type { MediaRef } from '../../../shared/media';
 import { mediaProperty, planMedia } from './postMedia';

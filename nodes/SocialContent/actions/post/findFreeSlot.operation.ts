@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { asRecord } from '../../../shared/items';
+import { asRecord } from '../../../shared/shapes';
 import { channelLocator } from '../../../shared/channels';
 import { normaliseDates } from '../../../shared/dates';
 import { locatorId } from '../fields/parameters';

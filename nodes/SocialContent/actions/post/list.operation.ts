@@ -2,9 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { toItems } from '../../../shared/items';
 import { toUtcIso } from '../../../shared/dates';
-import { normalisePost } from '../../../shared/posts';
+import { normalisePost, toItems } from '../../../shared/shapes';
 
 const show = { resource: ['post'], operation: ['list'] };
 

@@ -2,8 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RunContext } from '../../../shared/transport';
-import { outputsOf } from '../../../shared/generations';
-import { assertBinaryField, mediaFileById, uploadBinary, type MediaRef } from '../../../shared/media';
+import { outputsOf } from '../../../shared/shapes';
+import {
+	assertBinaryField,
+	mediaFileById,
+	uploadBinary,
+	type MediaRef,
+} from '../../../shared/media';
 
 export const mediaProperty: INodeProperties = {
 	displayName: 'Media',

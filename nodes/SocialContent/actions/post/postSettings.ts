@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { channelLabel, networkName, type Channel } from '../../../shared/channels';
+import { channelLabel, networkName } from '../../../shared/channels';
+import type { Channel } from '../../../shared/shapes';
 import { keyValuePairs } from '../fields/parameters';
 import { readSettingName, settingsNetwork } from './knownSettings';
 

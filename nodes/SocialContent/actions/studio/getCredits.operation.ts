@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { asRecord } from '../../../shared/items';
+import { asRecord } from '../../../shared/shapes';
 
 export const description: INodeProperties[] = [];
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normaliseGeneration } from '../../../shared/generations';
+import { normaliseGeneration } from '../../../shared/shapes';
 import { simplifyGeneration, simplifyProperty } from '../../../shared/simplify';
 import { pagingFields, readList } from '../../../shared/paging';
 import type { RunContext } from '../../../shared/transport';

@@ -8,7 +8,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
 import { fetchFormats, formatLocator } from '../../../shared/formats';
-import { generationItem, normaliseGeneration, waitForGeneration } from '../../../shared/generations';
+import { generationItem, waitForGeneration } from '../../../shared/generations';
+import { normaliseGeneration } from '../../../shared/shapes';
 import { mappedInputs } from '../fields/mappedInputs';
 import { simplifyProperty } from '../../../shared/simplify';
 import { jsonObject, keyValuePairs, locatorId } from '../fields/parameters';

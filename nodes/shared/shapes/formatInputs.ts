@@ -1,3 +1,7 @@
+/**
+ * A studio format's inputs. The spec: "Studio format | has an id …, inputs, and credit price |
+ * Field names and shape of the format record: not shown."
+ */
 import type { FieldType, IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 /** One input a studio format takes, in one shape whatever shape the service gave. */

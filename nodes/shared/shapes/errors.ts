@@ -1,0 +1,53 @@
+/**
+ * An error answer. The spec: "400 | Validation failed | `{ msg }` or the field errors" (the field
+ * errors' shape: not shown). The real backend (NestJS) answers `{ message: [...], error, statusCode }`.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+/** The server's own words for a failed request: `msg`, `message`, or its field errors, listed. */
+export function serverMessages(body: unknown): string[] {
+	if (typeof body === 'string') return body.trim() ? [body.trim().slice(0, 300)] : [];
+	if (!body || typeof body !== 'object') return [];
+	const data = body as IDataObject;
+	const found: string[] = [];
+	// NestJS (the real backend) answers { message: [...], error: "Bad Request", statusCode }: its
+	// `error` only repeats the status's name beside the messages.
+	const nestStyle =
+		typeof data.statusCode === 'number' &&
+		data.message !== undefined &&
+		typeof data.error === 'string';
+	for (const key of [
+		'msg',
+		'message',
+		...(nestStyle ? [] : ['error']),
+		'errors',
+		'fieldErrors',
+		'details',
+	]) {
+		collect(data[key], '', found);
+	}
+	return [...new Set(found)];
+}
+
+function collect(value: unknown, field: string, into: string[]): void {
+	if (value === undefined || value === null || value === '') return;
+	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+		into.push(field ? `${field}: ${String(value)}` : String(value));
+		return;
+	}
+	if (Array.isArray(value)) {
+		for (const entry of value) collect(entry, field, into);
+		return;
+	}
+	const entry = value as IDataObject;
+	// { field|property|path, message|msg|constraints } records, as validation libraries write them
+	const name = entry.field ?? entry.property ?? entry.path ?? entry.param;
+	const text = entry.message ?? entry.msg ?? entry.constraints;
+	if (name !== undefined || text !== undefined) {
+		collect(text ?? '', String(name ?? field), into);
+		return;
+	}
+	// { fieldName: message(s) } maps
+	for (const [key, inner] of Object.entries(entry))
+		collect(inner, field ? `${field}.${key}` : key, into);
+}
