@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { N8n } from './n8n';
-import { API_CREDENTIAL } from './workflows';
+import { API_CREDENTIAL, WRONG_ADDRESS_CREDENTIAL } from './workflows';
 
 const NODE_TYPE = { name: 'n8n-nodes-social-content.socialContent', version: 1 };
 const TRIGGER_TYPE = { name: 'n8n-nodes-social-content.socialContentTrigger', version: 1 };
@@ -14,13 +14,14 @@ async function ask(
 	path: string,
 	parameters: IDataObject,
 	nodeType = NODE_TYPE,
+	credential = API_CREDENTIAL,
 ): Promise<unknown> {
 	const answer = await n8n.rest('POST', `/dynamic-node-parameters/${endpoint}`, {
 		path,
 		methodName,
 		nodeTypeAndVersion: nodeType,
 		currentNodeParameters: { authentication: 'apiKey', ...parameters },
-		credentials: { socialContentApi: API_CREDENTIAL },
+		credentials: { socialContentApi: credential },
 	});
 	return answer.data;
 }
@@ -103,6 +104,22 @@ export async function triggerChannelChoices(n8n: N8n): Promise<IDataObject[]> {
 	)) as IDataObject[];
 }
 
+/**
+ * The trigger's channel list with a credential whose Instance URL serves a web page: n8n would
+ * show only "Error fetching options"; the list's one entry says why instead.
+ */
+export async function channelChoicesAtWrongAddress(n8n: N8n): Promise<IDataObject[]> {
+	return (await ask(
+		n8n,
+		'options',
+		'getChannels',
+		'parameters.channels',
+		{ events: ['postPublished', 'postFailed'] },
+		TRIGGER_TYPE,
+		WRONG_ADDRESS_CREDENTIAL,
+	)) as IDataObject[];
+}
+
 /** "15 Jan 2027 10:00 GMT-5": a date in the workflow's zone, the zone shown. */
 const PICKER_DATE = /\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} [A-Z][A-Za-z0-9+-]*/;
 
@@ -141,6 +158,11 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 	expect(await triggerChannelChoices(n8n)).toEqual(
 		expect.arrayContaining([{ name: 'Sandbox on X · X', value: 'ch_x' }]),
 	);
+	const [hint, ...rest] = await channelChoicesAtWrongAddress(n8n);
+	expect(rest).toEqual([]);
+	expect(hint.value).toBe('');
+	expect(String(hint.name)).toMatch(/^Could not load the list: .*(web page|Instance URL)/i);
+	expect(JSON.stringify(hint)).not.toContain('sk_sandbox_demo_key');
 }
 
 /** The pickers over what exists (run after workflows made generations and posts): named as the lists name things. */

@@ -13,6 +13,7 @@ import {
 	POSTS_SOON_WORKFLOW,
 	REAL_BACKEND_WORKFLOW,
 	RESOURCE_WORKFLOWS,
+	WRONG_ADDRESS_CREDENTIAL,
 } from './workflows';
 import { expectEditorDropdowns, expectRecentPicks } from './editorCalls';
 import { installN8n, installPackage, N8n } from './n8n';
@@ -65,6 +66,11 @@ beforeAll(async () => {
 			name: 'Social Content (sandbox)',
 			type: 'socialContentApi',
 			data: { instanceUrl: `${sandboxUrl}/api/`, apiKey: 'sk_sandbox_demo_key' },
+		},
+		{
+			...WRONG_ADDRESS_CREDENTIAL,
+			type: 'socialContentApi',
+			data: { instanceUrl: `${sandboxUrl}/dashboard`, apiKey: 'sk_sandbox_demo_key' },
 		},
 		{
 			id: 'sandboxOAuth2',

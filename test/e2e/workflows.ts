@@ -9,6 +9,11 @@ import { startGeneration } from '../helpers/parameters';
 const ACTION = 'n8n-nodes-social-content.socialContent';
 export const API_CREDENTIAL = { id: 'sandboxApiKey', name: 'Social Content (sandbox)' };
 export const OAUTH2_CREDENTIAL = { id: 'sandboxOAuth2', name: 'Social Content OAuth2 (sandbox)' };
+/** An Instance URL that serves a web page (the sandbox's login page), as a mistyped address does. */
+export const WRONG_ADDRESS_CREDENTIAL = {
+	id: 'sandboxWrongAddress',
+	name: 'Social Content (web page address)',
+};
 
 type Step = [name: string, parameters: IDataObject, extra?: IDataObject];
 
