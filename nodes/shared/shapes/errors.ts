@@ -1,6 +1,7 @@
 /**
  * An error answer. The spec: "400 | Validation failed | `{ msg }` or the field errors" (the field
- * errors' shape: not shown). The real backend (NestJS) answers `{ message: [...], error, statusCode }`.
+ * errors' shape: not shown). The real backend (NestJS) answers
+ * `{ message: [...], error, statusCode }`.
  */
 import type { IDataObject } from 'n8n-workflow';
 

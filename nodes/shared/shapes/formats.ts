@@ -20,9 +20,10 @@ export interface StudioFormat {
 }
 
 /**
- * The answer of GET /studio/formats, as format records. The record's field names are not in the spec: the id may come
- * as `id`, `formatId` or `slug`; the price as `credits`, `price`, `cost` or `creditPrice`. A map
- * `{ wall_of_text: {...} }` is read as well as a list.
+ * The answer of GET /studio/formats, as format records: the id as `id`, `formatId` or `slug`; the
+ * price as `credits`, `price`, `cost`, `creditPrice` or `creditCost`, a number or numeric text; the
+ * inputs under `inputs`, `input`, `inputSchema`, `schema` or `fields`. A list (bare, under
+ * `formats` or a common key), a list of ids, or a map `{ wall_of_text: {...} }`.
  */
 export function normaliseFormats(response: unknown): StudioFormat[] {
 	let list = unwrapList(response, ['formats']);

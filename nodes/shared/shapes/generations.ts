@@ -67,7 +67,7 @@ export function failureReason(generation: IDataObject): string {
 	return typeof reason === 'string' ? reason : reason ? JSON.stringify(reason) : '';
 }
 
-/** Fields that say when a generation finished. `updatedAt` is not one: it moves whenever anything changes. */
+/** Fields that say when a generation finished; not `updatedAt`, which moves on any change. */
 const FINISH_TIME_FIELDS = ['finishedAt', 'completedAt', 'doneAt', 'failedAt', 'endedAt'];
 
 /**
