@@ -1,7 +1,7 @@
 /**
  * What a user sees in the editor before running anything: description-level checks of the panels.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { INodeProperties } from 'n8n-workflow';
@@ -73,4 +73,73 @@ test('Start Generation: no two fields titled alike one above the other (the mode
 		expect.arrayContaining(['Give Inputs As', 'Format Inputs', 'Inputs by Name', 'Inputs (JSON)']),
 	);
 	expect(new Set(titles).size).toBe(titles.length);
+});
+
+describe('the README names the fields as the panels do', () => {
+	/** Every label a panel shows: fields, options, modes, the "Add …" buttons of lists. */
+	const labels = new Set<string>();
+	const collect = (value: unknown): void => {
+		if (Array.isArray(value)) return value.forEach(collect);
+		if (!value || typeof value !== 'object') return;
+		const entry = value as Record<string, unknown>;
+		if (typeof entry.displayName === 'string') labels.add(entry.displayName);
+		if (typeof entry.name === 'string' && entry.value !== undefined) labels.add(entry.name);
+		if (typeof entry.placeholder === 'string' && /^Add /.test(entry.placeholder))
+			labels.add(entry.placeholder);
+		for (const key of ['properties', 'options', 'values', 'modes']) collect(entry[key]);
+	};
+	collect(action.properties);
+	collect(trigger.properties);
+	/** A field named short: "Timeout" for "Timeout (Seconds)", "Applies To" for "Applies To Name or ID". */
+	const isLabel = (term: string) =>
+		[...labels].some(
+			(label) => label === term || label.startsWith(`${term} (`) || label === `${term} Name or ID`,
+		);
+	/** Not our panels: n8n's own menus, nodes and options, names in the examples and the sandbox. */
+	const ELSEWHERE = [
+		'Allowed HTTP Request Domains',
+		'Connect my account',
+		'Create Post',
+		'Execute workflow',
+		'Fetch Test Event',
+		'HTTP Request',
+		'How requests are sent',
+		'If',
+		'Image (fast)',
+		'Map Automatically',
+		'On Error → Continue',
+		'Prompt',
+		'Read File',
+		'Read/Write Files from Disk',
+		'Retry On Fail',
+		'Save',
+		'Settings → Community Nodes → Install',
+		'Settings → Timezone',
+		'Social Content',
+		'Social Content OAuth2 (sandbox)',
+		'Social Content Trigger',
+		'Stop and Error',
+		'When a Post Fails',
+		'When a Post Goes Out',
+		'Workflows → Import from File',
+	];
+	const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+	const terms = [
+		...new Set(
+			[...readme.matchAll(/(?<![*\w])\*([A-Z][^*\n]{1,40})\*(?![*\w])/g)].map(([, term]) => term),
+		),
+	];
+
+	test('every field, option or button the README puts in italics is on a panel', () => {
+		const unknown = terms.filter(
+			(term) =>
+				!ELSEWHERE.includes(term) &&
+				!term.split(' → ').every((part) => isLabel(part) || ELSEWHERE.includes(part)),
+		);
+		expect(unknown).toEqual([]);
+	});
+
+	test('the list of names from elsewhere holds only names the README uses', () => {
+		expect(ELSEWHERE.filter((term) => !terms.includes(term))).toEqual([]);
+	});
 });
