@@ -17,6 +17,7 @@ import {
 } from './workflows';
 import { expectEditorDropdowns, expectRecentPicks } from './editorCalls';
 import { installN8n, installPackage, N8n } from './n8n';
+import { waitFor } from '../helpers/waitFor';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createSandbox, FORMATS } = require('../sandbox/server.js') as {
@@ -470,11 +471,6 @@ describe('in a real n8n, against the sandbox', () => {
 			sandbox.state.posts.filter((post) =>
 				generationIds.some((generation) => JSON.stringify(post.image ?? post).includes(generation)),
 			).length;
-		const waitFor = async (done: () => boolean, ms: number) => {
-			const deadline = Date.now() + ms;
-			while (!done() && Date.now() < deadline)
-				await new Promise((resolve) => setTimeout(resolve, 500));
-		};
 		try {
 			const older = await start();
 			const newer = await start();
@@ -482,7 +478,7 @@ describe('in a real n8n, against the sandbox', () => {
 			await finish([newer]);
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/deactivate`);
 			await n8n.publicApi(apiKey, 'POST', `/workflows/${id}/activate`);
-			await waitFor(() => postsFor([newer]) >= 2, 60_000);
+			await waitFor(() => postsFor([newer]) >= 2, { deadlineMs: 60_000, everyMs: 500 });
 			expect([postsFor([newer]), postsFor([older])]).toEqual([2, 0]);
 
 			// n8n stops; the older one finishes meanwhile; n8n starts while the list answers 500.
@@ -497,7 +493,7 @@ describe('in a real n8n, against the sandbox', () => {
 			});
 			await n8n.start(); // same database: the workflow, its static data and the API key survive
 			// The poll at start-up failed; the trigger stayed scheduled and the next minute's poll posts it.
-			await waitFor(() => postsFor([older]) >= 2, 130_000);
+			await waitFor(() => postsFor([older]) >= 2, { deadlineMs: 130_000, everyMs: 500 });
 			expect(sandbox.state.faults).toEqual([]); // all three tries of the start-up poll got the 500
 			expect([postsFor([newer]), postsFor([older])]).toEqual([2, 2]);
 
