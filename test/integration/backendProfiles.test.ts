@@ -366,3 +366,67 @@ describe.each(['spec', 'postiz'])('the %s profile', (profile) => {
 			});
 	});
 });
+
+describe("the real backend's post throttle (API_LIMIT posts an hour, answered as NestJS's throttler does)", () => {
+	beforeEach(() => {
+		suite.sandbox.reset();
+		Object.assign(suite.sandbox.config, { profile: 'postiz', postsPerHour: 3 });
+	});
+	afterEach(() => delete suite.sandbox.config.postsPerHour);
+
+	test('posts up to the limit go out; the rest fail naming the wait, with one refused request in all and nothing sent before the wait', async () => {
+		const result = await runChain(
+			[
+				{ name: 'Start', type: START_NODE_TYPE },
+				{
+					name: 'Node',
+					type: ACTION_NODE_TYPE,
+					parameters: {
+						resource: 'post',
+						operation: 'create',
+						type: 'now',
+						channels: ['ch_x'],
+						content: { parts: [{ text: '={{ "Post " + $json.n }}' }] },
+					} as INodeParameters,
+					credentials: { socialContentApi: { id: '1', name: 'c' } },
+					onError: 'continueRegularOutput',
+				},
+			],
+			{
+				credentials: suite.credentials,
+				input: [1, 2, 3, 4, 5, 6].map((n) => ({ json: { n } })),
+				settings: { timezone: 'UTC' },
+			},
+		);
+		expect(result.error).toBeUndefined();
+		const out = result.output('Node');
+		expect(out.slice(0, 3).map((item) => item.json.error)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+		]);
+		for (const item of out.slice(3)) {
+			expect(item.json.error).toBe('Rate limited');
+			const description = String((item.error as { description?: string }).description);
+			expect(description).toMatch(/asks to wait 60 min/);
+			expect(description).toMatch(/Max Rate Limit Wait/);
+		}
+		const said = (index: number) =>
+			String((out[index].error as { description?: string }).description);
+		expect(said(3)).toMatch(/so it was not sent again\./);
+		expect(said(4)).toMatch(
+			/\(it said so to an earlier request of this run\).*so it was not sent\./,
+		);
+		// The 4th post drew the one 429 (Retry-After: 3600); the 5th and 6th were not sent.
+		expect(suite.sandbox.state.posts.map((post) => post.content)).toEqual([
+			'Post 1',
+			'Post 2',
+			'Post 3',
+		]);
+		expect((suite.sandbox.state.counts.byRoute as IDataObject)['POST /posts']).toBe(4);
+		const refusals = (suite.sandbox.state.rateLog as Array<{ askedMs?: number }>).filter(
+			(entry) => entry.askedMs !== undefined,
+		);
+		expect(refusals.map((entry) => entry.askedMs)).toEqual([3_600_000]);
+	});
+});

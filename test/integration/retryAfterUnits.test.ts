@@ -136,8 +136,10 @@ describe('429 waits, in each unit: nothing is sent before the wait asked has pas
 			expect(String(item.error)).toMatch(
 				/Rate limited on bucket "hooks" \(limit 5\); retryAfter 3\d{3}/,
 			);
-		// Item 6: 3 requests (two short readings, then seconds); items 7 and 8: 1 each, the unit being known.
-		expect(log).toHaveLength(5 + 3 + 1 + 1);
+		// Item 6: 3 requests (two short readings, then seconds); items 7 and 8 are not sent: the run
+		// was asked to wait an hour, and they could only be refused.
+		expect(log).toHaveLength(5 + 3);
+		expect(String(items[7].error)).toMatch(/Rate limited/);
 	});
 
 	test("milliseconds, no header, 10 at once: the run's own requests competing for the slot never make it read seconds (every item succeeds)", async () => {
@@ -149,7 +151,7 @@ describe('429 waits, in each unit: nothing is sent before the wait asked has pas
 		}
 	});
 
-	test('an hourly quota with the Retry-After header: 1 request per refused item', async () => {
+	test('an hourly quota with the Retry-After header: 1 refused request in all; later items fail unsent, naming the wait', async () => {
 		const { items, log } = await scoreItems(
 			{
 				buckets: { hooks: { limit: 5, windowMs: 3_600_000, anchored: true } },
@@ -159,6 +161,7 @@ describe('429 waits, in each unit: nothing is sent before the wait asked has pas
 			7,
 		);
 		expect(items.slice(5).every((item) => /Rate limited/.test(String(item.error)))).toBe(true);
-		expect(log).toHaveLength(5 + 1 + 1);
+		expect(log).toHaveLength(5 + 1);
+		expect(earlyRequests(log)).toEqual([]);
 	});
 });

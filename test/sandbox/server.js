@@ -60,6 +60,8 @@ const DEFAULTS = {
 	missingOutputs: [],
 	/** 'spec' or 'postiz' (see the header). */
 	profile: 'spec',
+	/** 'postiz' only: its API_LIMIT, posts created per hour (default 90; see POSTIZ). */
+	postsPerHour: undefined,
 	/**
 	 * Posts go out this long after their date (ms); one whose text contains `failPostsContaining`
 	 * fails instead. GET /posts answers `{ posts }` ('wrapped') or a bare array ('bare').
@@ -81,9 +83,20 @@ const DEFAULTS = {
  * - find-slot answers a UTC time without a zone;
  * - posts are listed as { posts } with the fields its list query selects: `state` (QUEUE,
  *   PUBLISHED, ERROR, DRAFT), `releaseURL` once out, the channel as an `integration` object, tags
- *   as { tag }; no failure reason, no creation time (posts.repository.ts, getPosts).
+ *   as { tag }; no failure reason, no creation time (posts.repository.ts, getPosts);
+ * - only creating posts is rate limited (throttler.provider.ts: POST /public/v1/posts, per
+ *   organisation; app.module.ts: `API_LIMIT` a window of an hour, 90 by default), answered as
+ *   NestJS's throttler does: no `retryAfter`, `bucket` or `limit` in the body, only the standard
+ *   `Retry-After` header in whole seconds.
  */
 const POSTIZ = {
+	/** Config `postsPerHour` stands for the instance's API_LIMIT (the window counted from the first post). */
+	postsThrottle: (config) => ({
+		limit: config.postsPerHour ?? 90,
+		windowMs: 3_600_000,
+		anchored: true,
+	}),
+	throttled: { statusCode: 429, message: 'ThrottlerException: Too Many Requests' },
 	tags: ['launch', 'news', 'promo'],
 	tagsMessage: 'tags.each value in nested property tags must be either object or array',
 	serverError: { statusCode: 500, message: 'Internal server error' },
@@ -461,6 +474,24 @@ function createSandbox(options = {}) {
 			return json(503, { msg: `${feature} is not configured on this instance` });
 		const bucketName = ['hooks', 'studio'].includes(feature) ? feature : 'default';
 		const arrivedAt = Date.now();
+		if (config.profile === 'postiz' && bucketName === 'default') {
+			// The real backend throttles only creating posts (per organisation), as NestJS does.
+			const waitSeconds =
+				req.method === 'POST' && route === '/posts'
+					? windowWait('posts', POSTIZ.postsThrottle(config))
+					: undefined;
+			if (waitSeconds !== undefined) {
+				state.counts.rateLimited++;
+				state.rateLog.push({ at: arrivedAt, askedMs: Math.ceil(waitSeconds) * 1000 });
+				return send(429, POSTIZ.throttled, {
+					'Content-Type': 'application/json',
+					'Retry-After': String(Math.ceil(waitSeconds)),
+				});
+			}
+			state.rateLog.push({ at: arrivedAt });
+			tick();
+			return await answer(req, url, route, json);
+		}
 		const limited = rateLimited(bucketName);
 		if (limited) {
 			state.rateLog.push({ at: arrivedAt, askedMs: limited.askedMs });
@@ -471,6 +502,11 @@ function createSandbox(options = {}) {
 		}
 		state.rateLog.push({ at: arrivedAt });
 		tick();
+		return await answer(req, url, route, json);
+	}
+
+	/** An API route's answer; a refusal in the profile's form. */
+	async function answer(req, url, route, json) {
 		try {
 			return await api(req, url, route, json);
 		} catch (error) {

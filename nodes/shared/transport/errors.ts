@@ -212,6 +212,8 @@ export interface RateLimitSpent {
 	/** True when the cap on tries ended it, false when the next wait would pass Max Rate Limit Wait. */
 	triesCapped: boolean;
 	maxRateLimitWaitMs: number;
+	/** Not sent at all: an earlier 429 of the run paused it for longer than this request may wait. */
+	notSent?: boolean;
 }
 
 export function rateLimitError(
@@ -233,7 +235,7 @@ export function rateLimitError(
 		`Rate limited${bucket}${limit}${retryAfter}`,
 		spent.triesCapped
 			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
-			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}: that passes the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s, so it was not sent again. Raise that option under Request Options, or send fewer items at once.`,
+			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s, so it was not sent${spent.notSent ? '' : ' again'}. Raise that option under Request Options, or send fewer items at once.`,
 		itemIndex,
 		connection.secret,
 	);

@@ -63,6 +63,20 @@ export async function exchange(
 	let readRetries = 0;
 
 	for (;;) {
+		// A 429 to another request of the run asked for a longer wait than this one may spend:
+		// sent now it would only be refused again (and count against the run), so it is not sent.
+		const pausedMs = pacer.pausedUntilMs - Date.now();
+		if (pausedMs > limits.maxRateLimitWaitMs - waitedForRateLimitMs) {
+			const spent = {
+				waitedMs: waitedForRateLimitMs,
+				askedMs: pausedMs,
+				tries: rateLimitedTries,
+				triesCapped: false,
+				maxRateLimitWaitMs: limits.maxRateLimitWaitMs,
+				notSent: true,
+			};
+			throw rateLimitError(ctx.getNode(), connection, request, run.lastRefusal, spent, itemIndex);
+		}
 		const ticket = pacer.take(Date.now());
 		const holdMs = ticket.at - Date.now();
 		if (holdMs > 0) await abortableWait(holdMs, signal);
@@ -106,7 +120,10 @@ export async function exchange(
 			const waitMs = Math.max(asked.ms, MIN_RATE_LIMIT_WAIT_MS);
 			rateLimitedTries++;
 			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
+			if (!request.offInstance) run.lastRefusal = body;
 			if (triesCapped || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
+				// The wait stands for the rest of the run, though this request gives up on it.
+				pacer.pause(Date.now() + waitMs);
 				const spent = {
 					waitedMs: waitedForRateLimitMs,
 					askedMs: waitMs,

@@ -88,9 +88,7 @@ export class RequestPacer {
 	 */
 	refused(now: number, waitMs: number, coarse: boolean, ticket: PacerTicket): number {
 		const current = this.isCurrent(ticket);
-		// Nothing goes out before the wait asked has passed, whichever request it answered.
-		this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
-		this.nextSlotAt = Math.max(this.nextSlotAt, this.pausedUntil);
+		this.pause(now + waitMs);
 		// Sent before the last change: it says nothing about the pace.
 		if (!current) return waitMs;
 		this.lastRefusalAt = now;
@@ -100,6 +98,20 @@ export class RequestPacer {
 		if (Number.isFinite(this.rate)) this.refusedAtPace(accepted, busyMs);
 		else this.refusedUnpaced(now, waitMs, accepted, busyMs, coarse);
 		return waitMs;
+	}
+
+	/**
+	 * Nothing goes out before `untilMs`: a 429 asked to wait until then, whichever request it
+	 * answered (also one that gave up on a wait too long for it).
+	 */
+	pause(untilMs: number): void {
+		this.pausedUntil = Math.max(this.pausedUntil, untilMs);
+		this.nextSlotAt = Math.max(this.nextSlotAt, this.pausedUntil);
+	}
+
+	/** Until when (ms since epoch) a 429 paused the run; in the past when it is not paused. */
+	get pausedUntilMs(): number {
+		return this.pausedUntil;
 	}
 
 	/** The waits were misread until now (their unit): forget what was learned, keep the pause. */
