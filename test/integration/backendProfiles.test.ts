@@ -26,7 +26,11 @@ const photo: INodeExecutionData[] = [
 ];
 const id = (value: string) => ({ __rl: true, mode: 'id', value });
 
-async function run(parameters: INodeParameters, items: INodeExecutionData[] = [{ json: {} }]) {
+async function run(
+	parameters: INodeParameters,
+	items: INodeExecutionData[] = [{ json: {} }],
+	onError?: 'continueRegularOutput',
+) {
 	const result = await runChain(
 		[
 			{ name: 'Start', type: START_NODE_TYPE },
@@ -35,14 +39,13 @@ async function run(parameters: INodeParameters, items: INodeExecutionData[] = [{
 				type: ACTION_NODE_TYPE,
 				parameters,
 				credentials: { socialContentApi: { id: '1', name: 'c' } },
+				onError,
 			},
 		],
 		{ credentials: suite.credentials, input: items, settings: { timezone: 'UTC' } },
 	);
-	return {
-		error: result.error,
-		items: result.error ? [] : result.output('Node').map((item) => item.json),
-	};
+	const output = result.error ? [] : result.output('Node');
+	return { error: result.error, items: output.map((item) => item.json), output };
 }
 
 const createPost = (extra: IDataObject, items?: INodeExecutionData[]) =>
@@ -375,31 +378,18 @@ describe("the real backend's post throttle (API_LIMIT posts an hour, answered as
 	afterEach(() => delete suite.sandbox.config.postsPerHour);
 
 	test('posts up to the limit go out; the rest fail naming the wait, with one refused request in all and nothing sent before the wait', async () => {
-		const result = await runChain(
-			[
-				{ name: 'Start', type: START_NODE_TYPE },
-				{
-					name: 'Node',
-					type: ACTION_NODE_TYPE,
-					parameters: {
-						resource: 'post',
-						operation: 'create',
-						type: 'now',
-						channels: ['ch_x'],
-						content: { parts: [{ text: '={{ "Post " + $json.n }}' }] },
-					} as INodeParameters,
-					credentials: { socialContentApi: { id: '1', name: 'c' } },
-					onError: 'continueRegularOutput',
-				},
-			],
+		const { error, output: out } = await run(
 			{
-				credentials: suite.credentials,
-				input: [1, 2, 3, 4, 5, 6].map((n) => ({ json: { n } })),
-				settings: { timezone: 'UTC' },
-			},
+				resource: 'post',
+				operation: 'create',
+				type: 'now',
+				channels: ['ch_x'],
+				content: { parts: [{ text: '={{ "Post " + $json.n }}' }] },
+			} as INodeParameters,
+			[1, 2, 3, 4, 5, 6].map((n) => ({ json: { n } })),
+			'continueRegularOutput',
 		);
-		expect(result.error).toBeUndefined();
-		const out = result.output('Node');
+		expect(error).toBeUndefined();
 		expect(out.slice(0, 3).map((item) => item.json.error)).toEqual([
 			undefined,
 			undefined,
