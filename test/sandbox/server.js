@@ -338,6 +338,18 @@ function createSandbox(options = {}) {
 	}
 
 	/**
+	 * The real backend limits only creating posts (per organisation), as NestJS's throttler does:
+	 * the body says nothing of the wait, the `Retry-After` header (whole seconds) does.
+	 */
+	function postizThrottled(method, route) {
+		if (method !== 'POST' || route !== '/posts') return undefined;
+		const waitSeconds = windowWait('posts', POSTIZ.postsThrottle(config));
+		if (waitSeconds === undefined) return undefined;
+		state.counts.rateLimited++;
+		return { body: POSTIZ.throttled, askedMs: Math.ceil(waitSeconds) * 1000, withHeader: true };
+	}
+
+	/**
 	 * Token bucket: `limit` a second, burst `burst` (or `limit`). Seconds until a token, or undefined
 	 * when one is taken. With `squeeze: { fromMs, toMs, limit }` the bucket is shared (refills at
 	 * that `limit`) from `fromMs` to `toMs` after its first request, then freed.
@@ -474,39 +486,20 @@ function createSandbox(options = {}) {
 			return json(503, { msg: `${feature} is not configured on this instance` });
 		const bucketName = ['hooks', 'studio'].includes(feature) ? feature : 'default';
 		const arrivedAt = Date.now();
-		if (config.profile === 'postiz' && bucketName === 'default') {
-			// The real backend throttles only creating posts (per organisation), as NestJS does.
-			const waitSeconds =
-				req.method === 'POST' && route === '/posts'
-					? windowWait('posts', POSTIZ.postsThrottle(config))
-					: undefined;
-			if (waitSeconds !== undefined) {
-				state.counts.rateLimited++;
-				state.rateLog.push({ at: arrivedAt, askedMs: Math.ceil(waitSeconds) * 1000 });
-				return send(429, POSTIZ.throttled, {
-					'Content-Type': 'application/json',
-					'Retry-After': String(Math.ceil(waitSeconds)),
-				});
-			}
-			state.rateLog.push({ at: arrivedAt });
-			tick();
-			return await answer(req, url, route, json);
-		}
-		const limited = rateLimited(bucketName);
+		const limited =
+			config.profile === 'postiz' && bucketName === 'default'
+				? postizThrottled(req.method, route)
+				: rateLimited(bucketName);
 		if (limited) {
 			state.rateLog.push({ at: arrivedAt, askedMs: limited.askedMs });
-			const header = config.retryAfterHeader
-				? { 'Retry-After': String(Math.max(1, Math.ceil(limited.askedMs / 1000))) }
-				: {};
+			const header =
+				config.retryAfterHeader || limited.withHeader
+					? { 'Retry-After': String(Math.max(1, Math.ceil(limited.askedMs / 1000))) }
+					: {};
 			return send(429, limited.body, { 'Content-Type': 'application/json', ...header });
 		}
 		state.rateLog.push({ at: arrivedAt });
 		tick();
-		return await answer(req, url, route, json);
-	}
-
-	/** An API route's answer; a refusal in the profile's form. */
-	async function answer(req, url, route, json) {
 		try {
 			return await api(req, url, route, json);
 		} catch (error) {
