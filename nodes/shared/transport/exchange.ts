@@ -9,7 +9,7 @@ import {
 	type RequestLine,
 } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
-import { retryAfter } from './rateLimit';
+import { refusalWait } from './rateLimit';
 import { withoutSecrets } from './secrets';
 import type { ApiContext, RunContext } from './runContext';
 import { abortableWait } from '../compat';
@@ -104,17 +104,15 @@ export async function exchange(
 
 		if (response.statusCode === 429) {
 			const body = parseAnswer(await bodyText(response));
-			const unit = run.retryAfterUnit;
-			const wasSeconds = unit.inSeconds;
 			// Sent after the last pause (not already on its way when a 429 came back).
 			const fresh = pacer.isCurrent(ticket);
-			const asked = unit.read(
-				retryAfter(body, response.headers, Date.now(), wasSeconds),
+			const asked = refusalWait(
+				run.retryAfterUnit,
+				pacer,
+				{ body, headers: response.headers },
 				fresh,
 				Date.now(),
 			);
-			// The waits so far were misread (too short): what the pace learned from them is void.
-			if (unit.inSeconds && !wasSeconds) pacer.relearn();
 			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
 			// against Max Rate Limit Wait, and a cap on tries: a 429 loop always ends.
 			const waitMs = Math.max(asked.ms, MIN_RATE_LIMIT_WAIT_MS);

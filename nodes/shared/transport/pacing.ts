@@ -10,6 +10,9 @@
  *    - A wait in whole seconds (`retryAfter: 1`, as an HTTP Retry-After) is rounded up by the
  *      service, so a second cycle would cost a second and measure the rounding: the burst over its
  *      own time plus the expected true wait is the first guess instead.
+ *    - A whole number with no header is read as milliseconds until the service shows it counts
+ *      seconds (`RetryAfterUnit`); then what was learned from the misread waits is void, but the
+ *      first burst still measures the limiter and gives the first guess (`relearn`).
  *    The burst counts against the new pace: the first paced request goes out when it would have,
  *    had the burst been paced.
  * 2. From then on requests are spaced at a little under that rate. A pace that holds (no 429 for
@@ -53,6 +56,8 @@ export class RequestPacer {
 	private burst = 0;
 	/** What a refused request costs in waiting, as last seen (ms). */
 	private refusalCostMs = 0;
+	/** The first unpaced burst the limiter cut short: how many got through, in how long (ms). */
+	private firstCycle: { accepted: number; busyMs: number } | undefined;
 	/** While measuring the second unpaced cycle (fractional waits): where it began. */
 	private measuring: { refusedAt: number; accepted: number; resumedAt: number } | undefined;
 	/** Since the pace was last set: when its first request went out, and the accepted count then. */
@@ -114,12 +119,26 @@ export class RequestPacer {
 		return this.pausedUntil;
 	}
 
-	/** The waits were misread until now (their unit): forget what was learned, keep the pause. */
-	relearn(): void {
-		const { pausedUntil, epoch } = this;
+	/**
+	 * The waits were misread until now: read as milliseconds, they were seconds (`waitMs` now).
+	 * - A pace that held is a fact about the limiter whatever the unit (the waits only follow a
+	 *   429): it stays, and must hold again from now on. Forgetting it would also forget the pace
+	 *   a squeeze came down from, and the run would never climb back.
+	 * - Otherwise what was learned came from waits read too short, and is forgotten; the pause
+	 *   stays. The first burst still measures the limiter: the first guess comes from it, as if its
+	 *   wait had been read in seconds, so no second unpaced burst draws another whole-second 429
+	 *   to measure the same again.
+	 */
+	relearn(waitMs: number): void {
+		if (this.bestFloor > 0) return this.setRate(this.rate);
+		const { pausedUntil, epoch, firstCycle } = this;
 		Object.assign(this, new RequestPacer());
 		this.pausedUntil = this.nextSlotAt = pausedUntil;
 		this.epoch = epoch + 1;
+		if (!firstCycle) return;
+		this.firstCycle = firstCycle;
+		this.burst = firstCycle.accepted;
+		this.setRate(coarseFirstGuess(firstCycle.accepted, firstCycle.busyMs, waitMs));
 	}
 
 	/** The pace now, in requests per second (Infinity before the first 429). */
@@ -135,6 +154,7 @@ export class RequestPacer {
 		coarse: boolean,
 	): void {
 		this.burst = Math.max(this.burst, accepted);
+		if (!this.firstCycle && accepted > 0) this.firstCycle = { accepted, busyMs };
 		// Nothing accepted measures nothing (the service refuses everything for now): stay unpaced.
 		// A fractional wait first measures one more cycle.
 		if (accepted === 0 || (!coarse && !this.measuring)) {
@@ -146,23 +166,19 @@ export class RequestPacer {
 				};
 			return this.restartSegment();
 		}
-		const { rate, burstStart } = this.measuring
+		const { pace, burstStart } = this.measuring
 			? {
-					rate:
-						((this.acceptedCount - this.measuring.accepted + 0.5) * 1000) /
-						Math.max(1, now - this.measuring.refusedAt),
+					pace:
+						(((this.acceptedCount - this.measuring.accepted + 0.5) * 1000) /
+							Math.max(1, now - this.measuring.refusedAt)) *
+						MARGIN,
 					burstStart: this.measuring.resumedAt,
 				}
 			: {
-					rate:
-						(accepted * 1000) /
-						Math.max(
-							1,
-							busyMs + Math.max(waitMs - FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS),
-						),
+					pace: coarseFirstGuess(accepted, busyMs, waitMs),
 					burstStart: this.segment.start ?? now,
 				};
-		this.setRate(rate * MARGIN);
+		this.setRate(pace);
 		this.nextSlotAt = Math.max(this.nextSlotAt, burstStart + (accepted * 1000) / this.rate);
 	}
 
@@ -222,6 +238,16 @@ export class RequestPacer {
 	private restartSegment(): void {
 		this.segment = { start: undefined, accepted: this.acceptedCount };
 	}
+}
+
+/**
+ * The first pace from a burst cut short by a wait in whole seconds (a little under): the service
+ * rounded the true wait up, so it counts as `FIRST_GUESS_WAIT_CUT_MS` shorter; the burst over its
+ * own time plus that wait.
+ */
+function coarseFirstGuess(accepted: number, busyMs: number, waitMs: number): number {
+	const trueWaitMs = Math.max(waitMs - FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS);
+	return ((accepted * 1000) / Math.max(1, busyMs + trueWaitMs)) * MARGIN;
 }
 
 export interface PacerTicket {

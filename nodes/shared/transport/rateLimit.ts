@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { RequestPacer } from './pacing';
+
 /** Longest single wait we accept from a server hint before treating it as implausible. */
 const MAX_SINGLE_WAIT_MS = 60 * 60 * 1000;
 
@@ -84,6 +86,24 @@ export class RetryAfterUnit {
 		this.inSeconds = true;
 		return { ms: asked.asSecondsMs, wholeSeconds: true };
 	}
+}
+
+/**
+ * The wait one 429 asks, in the unit the run has learned (`unit`), `fresh` when its request was
+ * sent after the last pause. When this answer shows that the waits were seconds all along, what the
+ * pace learned from them (read too short) is void: the pacer relearns.
+ */
+export function refusalWait(
+	unit: RetryAfterUnit,
+	pacer: Pick<RequestPacer, 'relearn'>,
+	answer: { body: unknown; headers?: IDataObject },
+	fresh: boolean,
+	now: number,
+): RetryAfter {
+	const wasSeconds = unit.inSeconds;
+	const asked = unit.read(retryAfter(answer.body, answer.headers, now, wasSeconds), fresh, now);
+	if (unit.inSeconds && !wasSeconds) pacer.relearn(asked.ms);
+	return asked;
 }
 
 /** Refusals in a row after short waits that show the service counts seconds. */
