@@ -269,6 +269,14 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		const second = pacer.take(200);
 		expect(first.at).toBe(1150); // nothing before the wait
 		expect(second.at - first.at).toBeCloseTo(1000 / pacer.requestsPerSecond, 5); // paced, not a burst
+		// Once it holds, the next pace tried is a small step up: a 429 costs a whole second here.
+		const guess = pacer.requestsPerSecond;
+		let now = second.at;
+		for (let i = 0; i < 1000 && pacer.requestsPerSecond === guess; i++) {
+			now = pacer.take(now).at;
+			pacer.accepted();
+		}
+		expect(pacer.requestsPerSecond / guess).toBeCloseTo(1.2, 5);
 	});
 
 	test('waits that prove to be seconds after a pace has held (a squeeze): the pace that held is kept, so the run climbs back to it later', () => {

@@ -138,6 +138,7 @@ export class RequestPacer {
 		if (!firstCycle) return;
 		this.firstCycle = firstCycle;
 		this.burst = firstCycle.accepted;
+		this.refusalCostMs = waitMs;
 		this.setRate(coarseFirstGuess(firstCycle.accepted, firstCycle.busyMs, waitMs));
 	}
 
