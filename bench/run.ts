@@ -254,44 +254,52 @@ async function batch() {
 	];
 	for (const [limiter, config] of limiters) {
 		for (const concurrency of [1, 10]) {
-			await withSandbox(config, async (url, sandbox) => {
-				const state = sandbox.state as {
-					counts: { rateLimited: number; byRoute: Record<string, number> };
-				};
-				const started = performance.now();
-				const result = await runNode(
-					url,
-					{
-						resource: 'hook',
-						operation: 'score',
-						text: '={{ $json.text }}',
-						requestOptions: { concurrency, maxRateLimitWait: 600 },
-					},
-					Array.from({ length: n }, (_, i) => ({ text: `hook ${i}` })),
-				);
-				const seconds = (performance.now() - started) / 1000;
-				const failed = result.error
-					? n
-					: result.output('Node').filter((item) => item.json.error).length;
-				const rate = n / seconds;
-				const sent = state.counts.byRoute['POST /hooks/score'] ?? 0;
-				const refusedShare = state.counts.rateLimited / Math.max(1, sent);
-				const met = rate / allowed >= 0.9 && failed === 0 && refusedShare <= 0.05;
-				log(
-					`${limiter}, ${concurrency} concurrent: ${rate.toFixed(2)} req/s, ${failed} failed, ${state.counts.rateLimited} 429s of ${sent}`,
-				);
-				rows.push({
-					name: `batch rate, ${n} Score items, ${limiter}, ${concurrency} concurrent (failed ${failed}; 429 ${state.counts.rateLimited} of ${sent} sent = ${(refusedShare * 100).toFixed(1)} %)`,
-					value: round(rate, 2),
-					unit: 'req/s',
-					baseline: allowed,
-					ratio: round(rate / allowed, 3),
-					goal: '≥ 0.90 × allowed, 0 failed, 429 ≤ 5 % of sent',
-					met,
-				});
+			const run = await scoreRun(config, n, concurrency);
+			const rate = n / run.seconds;
+			const refusedShare = run.refused / Math.max(1, run.sent);
+			const met = rate / allowed >= 0.9 && run.failed === 0 && refusedShare <= 0.05;
+			log(
+				`${limiter}, ${concurrency} concurrent: ${rate.toFixed(2)} req/s, ${run.failed} failed, ${run.refused} 429s of ${run.sent}`,
+			);
+			rows.push({
+				name: `batch rate, ${n} Score items, ${limiter}, ${concurrency} concurrent (failed ${run.failed}; 429 ${run.refused} of ${run.sent} sent = ${(refusedShare * 100).toFixed(1)} %)`,
+				value: round(rate, 2),
+				unit: 'req/s',
+				baseline: allowed,
+				ratio: round(rate / allowed, 3),
+				goal: '≥ 0.90 × allowed, 0 failed, 429 ≤ 5 % of sent',
+				met,
 			});
 		}
 	}
+}
+
+/** `n` Score items through the node against the sandbox with `config`: time taken, failed items, Score requests sent and 429s. */
+async function scoreRun(config: IDataObject, n: number, concurrency: number) {
+	let run = { seconds: 0, failed: 0, sent: 0, refused: 0 };
+	await withSandbox(config, async (url, sandbox) => {
+		const state = sandbox.state as {
+			counts: { rateLimited: number; byRoute: Record<string, number> };
+		};
+		const started = performance.now();
+		const result = await runNode(
+			url,
+			{
+				resource: 'hook',
+				operation: 'score',
+				text: '={{ $json.text }}',
+				requestOptions: { concurrency, maxRateLimitWait: 600 },
+			},
+			Array.from({ length: n }, (_, i) => ({ text: `hook ${i}` })),
+		);
+		run = {
+			seconds: (performance.now() - started) / 1000,
+			failed: result.error ? n : result.output('Node').filter((item) => item.json.error).length,
+			sent: state.counts.byRoute['POST /hooks/score'] ?? 0,
+			refused: state.counts.rateLimited,
+		};
+	});
+	return run;
 }
 
 /**
@@ -303,44 +311,25 @@ async function batch() {
 async function squeeze() {
 	const n = Number(process.env.BENCH_SQUEEZE_ITEMS ?? 2000);
 	const hooks = { limit: 20, squeeze: { fromMs: 10_000, toMs: 40_000, limit: 5 } };
-	for (const concurrency of [1, 10])
-		await withSandbox({ buckets: { hooks }, retryAfter: 'whole' }, async (url, sandbox) => {
-			const state = sandbox.state as {
-				counts: { rateLimited: number; byRoute: Record<string, number> };
-			};
-			const started = performance.now();
-			const result = await runNode(
-				url,
-				{
-					resource: 'hook',
-					operation: 'score',
-					text: '={{ $json.text }}',
-					requestOptions: { concurrency, maxRateLimitWait: 600 },
-				},
-				Array.from({ length: n }, (_, i) => ({ text: `hook ${i}` })),
-			);
-			const seconds = (performance.now() - started) / 1000;
-			const failed = result.error
-				? n
-				: result.output('Node').filter((item) => item.json.error).length;
-			// 20/s for 10 s, 5/s for 30 s, then 20/s for the rest.
-			const idealSeconds = 40 + Math.max(0, n - 350) / 20;
-			const sent = state.counts.byRoute['POST /hooks/score'] ?? 0;
-			const refusedShare = state.counts.rateLimited / Math.max(1, sent);
-			const ratio = idealSeconds / seconds;
-			log(
-				`squeeze then release, ${concurrency} concurrent: ${seconds.toFixed(1)} s (ideal ${idealSeconds} s), ${failed} failed, ${state.counts.rateLimited} 429s of ${sent}`,
-			);
-			rows.push({
-				name: `squeeze then release, ${n} Score items, token bucket 20/s shared down to 5/s from 10 s to 40 s, retryAfter whole seconds, ${concurrency} concurrent (${seconds.toFixed(1)} s; failed ${failed}; 429 ${state.counts.rateLimited} of ${sent} sent = ${(refusedShare * 100).toFixed(1)} %)`,
-				value: round(n / seconds, 2),
-				unit: 'req/s',
-				baseline: round(n / idealSeconds, 2),
-				ratio: round(ratio, 3),
-				goal: "≥ 0.67 × the ideal time's rate, 0 failed, 429 ≤ 5 % of sent",
-				met: ratio >= 0.67 && failed === 0 && refusedShare <= 0.05,
-			});
+	for (const concurrency of [1, 10]) {
+		const run = await scoreRun({ buckets: { hooks }, retryAfter: 'whole' }, n, concurrency);
+		// 20/s for 10 s, 5/s for 30 s, then 20/s for the rest.
+		const idealSeconds = 40 + Math.max(0, n - 350) / 20;
+		const refusedShare = run.refused / Math.max(1, run.sent);
+		const ratio = idealSeconds / run.seconds;
+		log(
+			`squeeze then release, ${concurrency} concurrent: ${run.seconds.toFixed(1)} s (ideal ${idealSeconds} s), ${run.failed} failed, ${run.refused} 429s of ${run.sent}`,
+		);
+		rows.push({
+			name: `squeeze then release, ${n} Score items, token bucket 20/s shared down to 5/s from 10 s to 40 s, retryAfter whole seconds, ${concurrency} concurrent (${run.seconds.toFixed(1)} s; failed ${run.failed}; 429 ${run.refused} of ${run.sent} sent = ${(refusedShare * 100).toFixed(1)} %)`,
+			value: round(n / run.seconds, 2),
+			unit: 'req/s',
+			baseline: round(n / idealSeconds, 2),
+			ratio: round(ratio, 3),
+			goal: "≥ 0.67 × the ideal time's rate, 0 failed, 429 ≤ 5 % of sent",
+			met: ratio >= 0.67 && run.failed === 0 && refusedShare <= 0.05,
 		});
+	}
 }
 
 /**
