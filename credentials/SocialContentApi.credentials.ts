@@ -2,13 +2,17 @@ import type {
 	IAuthenticateGeneric,
 	IAuthenticateRuleResponseCode,
 	IAuthenticateRuleResponseSuccessBody,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { appUrlExpression, instanceUrlProperty } from './instanceUrlExpression';
+import { apiBaseUrl, movedInstanceUrl } from '../nodes/shared/transport/instanceUrl';
 
 export class SocialContentApi implements ICredentialType {
 	name = 'socialContentApi';
@@ -35,7 +39,47 @@ export class SocialContentApi implements ICredentialType {
 			description:
 				'Created in the application under its agents area. Sent as is, without "Bearer".',
 		},
+		{
+			// n8n runs preAuthentication on every credential test, and otherwise only when this
+			// hidden field is empty (never: it has a default) or after a 401 in n8n's own request
+			// path, which the nodes do not use. So it is the credential test's first step.
+			displayName: 'Instance Checked',
+			name: 'instanceChecked',
+			type: 'hidden',
+			typeOptions: { expirable: true },
+			default: 'on test',
+		},
 	];
+
+	/**
+	 * Before the test sends the key: asks the Instance URL, without the key, whether it redirects to
+	 * another origin (http → https, apex → www, a moved domain). n8n would carry the key there and
+	 * the test would pass while every node call failed; the test fails instead, naming the address
+	 * to use. Returns nothing to store.
+	 */
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
+		const url = `${apiBaseUrl(String(credentials.instanceUrl ?? ''))}/agents/ping`;
+		const response = (await this.helpers.httpRequest({
+			method: 'GET',
+			url,
+			disableFollowRedirect: true,
+			ignoreHttpStatusErrors: true,
+			returnFullResponse: true,
+			json: false,
+		})) as { statusCode: number; headers?: IDataObject };
+		const location = Object.entries(response.headers ?? {}).find(
+			([name]) => name.toLowerCase() === 'location',
+		)?.[1];
+		if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string')
+			return {};
+		if (new URL(location, url).origin === new URL(url).origin) return {};
+		throw new Error(
+			`The Instance URL redirects (HTTP ${response.statusCode}) to ${new URL(location, url).href}, another address, where the key is not sent. Set the Instance URL to ${movedInstanceUrl(location, url)}.`,
+		);
+	}
 
 	// The service wants the raw key in Authorization, with no scheme in front of it.
 	authenticate: IAuthenticateGeneric = {

@@ -506,7 +506,7 @@ describe('in a real n8n, against the sandbox', () => {
 		}
 	}, 300_000);
 
-	test("credential test in n8n's UI flow: a pasted /api passes, a web page or a redirect elsewhere fails with our message, a wrong key fails", async () => {
+	test("credential test in n8n's UI flow: a pasted /api passes, a web page or a redirect elsewhere fails with our message (naming the address to use), a wrong key fails", async () => {
 		await runningServer();
 		const base = `http://localhost:${n8n.port}`;
 		const login = await fetch(`${base}/rest/login`, {
@@ -554,10 +554,10 @@ describe('in a real n8n, against the sandbox', () => {
 			count: 1,
 		});
 		const headersBefore = sandbox.state.authHeaders.length;
+		// The credential's preAuthentication asks first, without the key, and names the address.
 		expect(await test(sandboxUrl)).toEqual({
 			status: 'Error',
-			message:
-				'The Instance URL redirects (HTTP 301) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.',
+			message: `The Instance URL redirects (HTTP 301) to ${moved}/api/public/v1/agents/ping, another address, where the key is not sent. Set the Instance URL to ${moved}.`,
 		});
 		expect(sandbox.state.authHeaders.length).toBe(headersBefore);
 	}, 120_000);

@@ -14,6 +14,7 @@ import type {
 	ICredentialType,
 	IConnections,
 	IDataObject,
+	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
@@ -139,8 +140,29 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return requestOptions;
 	}
 
-	async preAuthentication() {
-		return undefined;
+	/**
+	 * As n8n's CredentialsHelper.preAuthentication (2.41): a credential with a hidden `expirable`
+	 * field runs its preAuthentication when that field is empty, after a 401 (`expired`), or in a
+	 * credential test (n8n knows it by its throwaway node; here `credentialTest.*`, see
+	 * credentialTest.ts). What it returns is kept only when it sets the expirable field.
+	 */
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		expired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = credentialTypes[typeName];
+		const expirable = type?.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+		);
+		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
+		const testing = node.type.startsWith('credentialTest.');
+		if (credentials[expirable.name] !== '' && !expired && !testing) return undefined;
+		const output = await type.preAuthentication.call(helpers, credentials);
+		if (output[expirable.name] === undefined) return undefined;
+		return Object.assign(credentials, output);
 	}
 
 	async runPreAuthentication() {

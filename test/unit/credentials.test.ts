@@ -138,26 +138,42 @@ describe('API key credential', () => {
 		nock.cleanAll();
 	});
 
-	test('its fields: Instance URL and a password-type API key', () => {
+	test('its fields: Instance URL and a password-type API key (and a hidden one that makes n8n run the redirect check first in a credential test)', () => {
 		const credential = new SocialContentApi();
 		expect(credential.name).toBe('socialContentApi');
 		expect(credential.displayName).toBe('Social Content API');
-		expect(credential.properties.map((p) => p.name)).toEqual(['instanceUrl', 'apiKey']);
+		expect(credential.properties.map((p) => p.name)).toEqual([
+			'instanceUrl',
+			'apiKey',
+			'instanceChecked',
+		]);
 		expect(credential.properties[1].typeOptions?.password).toBe(true);
+		// Not empty: n8n runs preAuthentication when it is, before every request of its own path.
+		expect(credential.properties[2]).toMatchObject({
+			type: 'hidden',
+			typeOptions: { expirable: true },
+			default: 'on test',
+		});
 	});
 });
 
 describe("credential test (run as n8n runs it: RoutingNode, the credential's authenticate)", () => {
-	test('calls GET {instance}/api/public/v1/agents/ping with the raw key', async () => {
-		const scope = nock(APP_URL, { reqheaders: { authorization: API_KEY } })
+	test('calls GET {instance}/api/public/v1/agents/ping without the key (does it redirect?), then with the raw key', async () => {
+		const sent: unknown[] = [];
+		const scope = nock(APP_URL)
 			.get(`${API_PATH}/agents/ping`)
-			.reply(200, { ok: true, organization: 'Acme', tools: [] });
+			.times(2)
+			.reply(function () {
+				sent.push(this.req.headers.authorization);
+				return sent.length === 1 ? [401, { msg: 'Unauthorized' }] : [200, { ok: true, tools: [] }];
+			});
 		expect(
 			await runCredentialTest('socialContentApi', {
 				instanceUrl: `${APP_URL}/api`,
 				apiKey: API_KEY,
 			}),
 		).toEqual({ status: 'OK' });
+		expect(sent).toEqual([undefined, API_KEY]);
 		scope.done();
 	});
 
@@ -165,7 +181,10 @@ describe("credential test (run as n8n runs it: RoutingNode, the credential's aut
 		['a web page', '<!doctype html><html>Login</html>', 'text/html'],
 		['broken JSON', '{"ok": tru', 'application/json'],
 	])('fails with a clear message when the URL answers %s', async (_what, body, contentType) => {
-		nock(APP_URL).get(`${API_PATH}/agents/ping`).reply(200, body, { 'Content-Type': contentType });
+		nock(APP_URL)
+			.get(`${API_PATH}/agents/ping`)
+			.times(2)
+			.reply(200, body, { 'Content-Type': contentType });
 		const outcome = await runCredentialTest('socialContentApi', {
 			instanceUrl: APP_URL,
 			apiKey: API_KEY,
@@ -180,11 +199,15 @@ describe("credential test (run as n8n runs it: RoutingNode, the credential's aut
 
 describe('an instance that redirects to another origin (http → https, apex → www, a moved domain)', () => {
 	test.each([301, 302, 307, 308])(
-		'the credential test fails (%i) and the key never reaches the other origin',
+		'the credential test fails (%i) naming the address to use, and the key is sent nowhere',
 		async (status) => {
+			const sent: unknown[] = [];
 			nock(APP_URL)
 				.get(`${API_PATH}/agents/ping`)
-				.reply(status, '', { Location: `https://www.example.com${API_PATH}/agents/ping` });
+				.reply(function () {
+					sent.push(this.req.headers.authorization);
+					return [status, '', { Location: `https://www.example.com${API_PATH}/agents/ping` }];
+				});
 			const elsewhere = nock('https://www.example.com')
 				.get(`${API_PATH}/agents/ping`)
 				.reply(200, { ok: true });
@@ -194,11 +217,46 @@ describe('an instance that redirects to another origin (http → https, apex →
 			});
 			expect(outcome).toEqual({
 				status: 'Error',
-				message: `The Instance URL redirects (HTTP ${status}) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.`,
+				message: `The Instance URL redirects (HTTP ${status}) to https://www.example.com${API_PATH}/agents/ping, another address, where the key is not sent. Set the Instance URL to https://www.example.com.`,
 			});
+			expect(sent).toEqual([undefined]); // only the check, without the key
 			expect(elsewhere.isDone()).toBe(false);
 		},
 	);
+
+	test('an instance under a path that moved: the address to use keeps the path', async () => {
+		nock('http://example.com')
+			.get(`/social${API_PATH}/agents/ping`)
+			.reply(301, '', { Location: `https://example.com/social${API_PATH}/agents/ping` });
+		const outcome = await runCredentialTest('socialContentApi', {
+			instanceUrl: 'http://example.com/social/api',
+			apiKey: API_KEY,
+		});
+		expect(outcome.message).toBe(
+			`The Instance URL redirects (HTTP 301) to https://example.com/social${API_PATH}/agents/ping, another address, where the key is not sent. Set the Instance URL to https://example.com/social.`,
+		);
+	});
+
+	test('a redirect on the same origin passes the check; the test with the key then fails on it without following it', async () => {
+		const sent: unknown[] = [];
+		nock(APP_URL)
+			.get(`${API_PATH}/agents/ping`)
+			.times(2)
+			.reply(function () {
+				sent.push(this.req.headers.authorization);
+				return [302, '', { Location: `${API_PATH}/agents/ping/` }];
+			});
+		const outcome = await runCredentialTest('socialContentApi', {
+			instanceUrl: APP_URL,
+			apiKey: API_KEY,
+		});
+		expect(outcome).toEqual({
+			status: 'Error',
+			message:
+				'The Instance URL redirects (HTTP 302) to another address, where the key is not sent. Open the Instance URL in a browser and use the address it ends up at (for example https:// instead of http://, or with www.), without extra paths.',
+		});
+		expect(sent).toEqual([undefined, API_KEY]);
+	});
 
 	test.each([
 		['no body', ''],

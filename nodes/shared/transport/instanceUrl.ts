@@ -17,3 +17,13 @@ export function appUrl(instanceUrl: string): string {
 export function apiBaseUrl(instanceUrl: string): string {
 	return `${appUrl(instanceUrl)}${API_PATH}`;
 }
+
+/**
+ * The Instance URL a redirect points to: where the public API sits at the new address (the part
+ * of its path before `/api/public/v1`), else its origin. For a message saying what to set.
+ */
+export function movedInstanceUrl(location: string, from: string): string {
+	const to = new URL(location, from);
+	const at = to.pathname.indexOf(API_PATH);
+	return at > 0 ? `${to.origin}${to.pathname.slice(0, at)}` : to.origin;
+}
