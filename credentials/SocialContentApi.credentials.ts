@@ -42,7 +42,8 @@ export class SocialContentApi implements ICredentialType {
 		{
 			// n8n runs preAuthentication on every credential test, and otherwise only when this
 			// hidden field is empty (never: it has a default) or after a 401 in n8n's own request
-			// path, which the nodes do not use. So it is the credential test's first step.
+			// path (the HTTP Request node; the nodes do not use it), which n8n then sends again
+			// anyway. So it is the credential test's first step.
 			displayName: 'Instance Checked',
 			name: 'instanceChecked',
 			type: 'hidden',
