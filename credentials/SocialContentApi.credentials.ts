@@ -40,15 +40,15 @@ export class SocialContentApi implements ICredentialType {
 				'Created in the application under its agents area. Sent as is, without "Bearer".',
 		},
 		{
-			// n8n runs preAuthentication on every credential test, and otherwise only when this
-			// hidden field is empty (never: it has a default) or after a 401 in n8n's own request
-			// path (the HTTP Request node; the nodes do not use it), which n8n then sends again
-			// anyway. So it is the credential test's first step.
+			// Empty, so n8n runs preAuthentication before the credential test's request (n8n 2.41
+			// no longer marks its test node, so an empty expirable field is what makes it run), and
+			// before each request of n8n's own credential path (the HTTP Request node with this
+			// credential; the Social Content nodes do not use it). Nothing is ever stored in it.
 			displayName: 'Instance Checked',
 			name: 'instanceChecked',
 			type: 'hidden',
 			typeOptions: { expirable: true },
-			default: 'on test',
+			default: '',
 		},
 	];
 

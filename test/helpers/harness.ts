@@ -142,9 +142,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 	/**
 	 * As n8n's CredentialsHelper.preAuthentication (2.41): a credential with a hidden `expirable`
-	 * field runs its preAuthentication when that field is empty, after a 401 (`expired`), or in a
-	 * credential test (n8n knows it by its throwaway node; here `credentialTest.*`, see
-	 * credentialTest.ts). What it returns is kept only when it sets the expirable field.
+	 * field runs its preAuthentication when that field is empty or after a 401 (`expired`). n8n
+	 * also tests for its credential-test node (a noOp with `temp: ''`), which 2.41's tester no
+	 * longer builds (its node has no parameters): kept as n8n has it. What it returns is kept only
+	 * when it sets the expirable field.
 	 */
 	async preAuthentication(
 		helpers: IHttpRequestHelper,
@@ -158,7 +159,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
 		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
-		const testing = node.type.startsWith('credentialTest.');
+		const testing = node.parameters?.temp === '' && node.type === 'n8n-nodes-base.noOp';
 		if (credentials[expirable.name] !== '' && !expired && !testing) return undefined;
 		const output = await type.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined) return undefined;

@@ -148,11 +148,11 @@ describe('API key credential', () => {
 			'instanceChecked',
 		]);
 		expect(credential.properties[1].typeOptions?.password).toBe(true);
-		// Not empty: n8n runs preAuthentication when it is, before every request of its own path.
+		// Empty: what makes n8n run preAuthentication (the check) before the test's request.
 		expect(credential.properties[2]).toMatchObject({
 			type: 'hidden',
 			typeOptions: { expirable: true },
-			default: 'on test',
+			default: '',
 		});
 	});
 });
