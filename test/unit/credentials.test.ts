@@ -157,6 +157,11 @@ describe('API key credential', () => {
 	});
 });
 
+/** The API-key credential test as n8n runs it, with the test key. */
+async function testCredential(instanceUrl = APP_URL) {
+	return await runCredentialTest('socialContentApi', { instanceUrl, apiKey: API_KEY });
+}
+
 describe("credential test (run as n8n runs it: RoutingNode, the credential's authenticate)", () => {
 	test('calls GET {instance}/api/public/v1/agents/ping without the key (does it redirect?), then with the raw key', async () => {
 		const sent: unknown[] = [];
@@ -167,12 +172,7 @@ describe("credential test (run as n8n runs it: RoutingNode, the credential's aut
 				sent.push(this.req.headers.authorization);
 				return sent.length === 1 ? [401, { msg: 'Unauthorized' }] : [200, { ok: true, tools: [] }];
 			});
-		expect(
-			await runCredentialTest('socialContentApi', {
-				instanceUrl: `${APP_URL}/api`,
-				apiKey: API_KEY,
-			}),
-		).toEqual({ status: 'OK' });
+		expect(await testCredential(`${APP_URL}/api`)).toEqual({ status: 'OK' });
 		expect(sent).toEqual([undefined, API_KEY]);
 		scope.done();
 	});
@@ -185,10 +185,7 @@ describe("credential test (run as n8n runs it: RoutingNode, the credential's aut
 			.get(`${API_PATH}/agents/ping`)
 			.times(2)
 			.reply(200, body, { 'Content-Type': contentType });
-		const outcome = await runCredentialTest('socialContentApi', {
-			instanceUrl: APP_URL,
-			apiKey: API_KEY,
-		});
+		const outcome = await testCredential();
 		expect(outcome).toEqual({
 			status: 'Error',
 			message:
@@ -211,10 +208,7 @@ describe('an instance that redirects to another origin (http → https, apex →
 			const elsewhere = nock('https://www.example.com')
 				.get(`${API_PATH}/agents/ping`)
 				.reply(200, { ok: true });
-			const outcome = await runCredentialTest('socialContentApi', {
-				instanceUrl: APP_URL,
-				apiKey: API_KEY,
-			});
+			const outcome = await testCredential();
 			expect(outcome).toEqual({
 				status: 'Error',
 				message: `The Instance URL redirects (HTTP ${status}) to https://www.example.com${API_PATH}/agents/ping, another address, where the key is not sent. Set the Instance URL to https://www.example.com.`,
@@ -228,10 +222,7 @@ describe('an instance that redirects to another origin (http → https, apex →
 		nock('http://example.com')
 			.get(`/social${API_PATH}/agents/ping`)
 			.reply(301, '', { Location: `https://example.com/social${API_PATH}/agents/ping` });
-		const outcome = await runCredentialTest('socialContentApi', {
-			instanceUrl: 'http://example.com/social/api',
-			apiKey: API_KEY,
-		});
+		const outcome = await testCredential('http://example.com/social/api');
 		expect(outcome.message).toBe(
 			`The Instance URL redirects (HTTP 301) to https://example.com/social${API_PATH}/agents/ping, another address, where the key is not sent. Set the Instance URL to https://example.com/social.`,
 		);
@@ -246,10 +237,7 @@ describe('an instance that redirects to another origin (http → https, apex →
 				sent.push(this.req.headers.authorization);
 				return [302, '', { Location: `${API_PATH}/agents/ping/` }];
 			});
-		const outcome = await runCredentialTest('socialContentApi', {
-			instanceUrl: APP_URL,
-			apiKey: API_KEY,
-		});
+		const outcome = await testCredential();
 		expect(outcome).toEqual({
 			status: 'Error',
 			message:
