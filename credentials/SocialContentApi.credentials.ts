@@ -12,6 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { appUrlExpression, instanceUrlProperty } from './instanceUrlExpression';
+import { locationOf, type RawResponse } from '../nodes/shared/transport/connection';
 import { apiBaseUrl, movedInstanceUrl } from '../nodes/shared/transport/instanceUrl';
 
 export class SocialContentApi implements ICredentialType {
@@ -70,15 +71,13 @@ export class SocialContentApi implements ICredentialType {
 			ignoreHttpStatusErrors: true,
 			returnFullResponse: true,
 			json: false,
-		})) as { statusCode: number; headers?: IDataObject };
-		const location = Object.entries(response.headers ?? {}).find(
-			([name]) => name.toLowerCase() === 'location',
-		)?.[1];
-		if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string')
-			return {};
-		if (new URL(location, url).origin === new URL(url).origin) return {};
+		})) as RawResponse;
+		const location = locationOf(response);
+		if (response.statusCode < 300 || response.statusCode >= 400 || !location) return {};
+		const to = new URL(location, url);
+		if (to.origin === new URL(url).origin) return {};
 		throw new Error(
-			`The Instance URL redirects (HTTP ${response.statusCode}) to ${new URL(location, url).href}, another address, where the key is not sent. Set the Instance URL to ${movedInstanceUrl(location, url)}.`,
+			`The Instance URL redirects (HTTP ${response.statusCode}) to ${to.href}, another address, where the key is not sent. Set the Instance URL to ${movedInstanceUrl(location, url)}.`,
 		);
 	}
 
