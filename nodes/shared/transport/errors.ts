@@ -95,18 +95,20 @@ export function statusError(
 	}
 	if (response.statusCode >= 300 && response.statusCode < 400) {
 		const instance = new URL(connection.appURL).origin;
-		const elsewhere =
-			!!response.location && new URL(response.location, instance).origin !== instance;
-		const fix =
-			elsewhere && response.location
-				? `If the instance moved, set the Instance URL in the credential to ${movedInstanceUrl(response.location, instance)}.`
-				: "Check the Instance URL in the credential and the instance's proxy settings.";
+		// Where to point the credential, when the redirect leaves the instance.
+		const moved =
+			response.location && new URL(response.location, instance).origin !== instance
+				? movedInstanceUrl(response.location, instance)
+				: undefined;
+		const fix = moved
+			? `If the instance moved, set the Instance URL in the credential to ${moved}.`
+			: "Check the Instance URL in the credential and the instance's proxy settings.";
 		const read = response.method === 'GET' || response.method === 'HEAD';
 		const to = response.location ?? 'no address';
 		// A read is followed on the instance: what reaches here went elsewhere, or round in circles.
 		return error(
 			read
-				? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}, ${elsewhere ? 'another address, where the node does not take the credential' : 'which the node did not follow (no address, or more than 5 redirects)'}`
+				? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}, ${moved ? 'another address, where the node does not take the credential' : 'which the node did not follow (no address, or more than 5 redirects)'}`
 				: `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}; it was not sent there, so nothing was created or changed`,
 			read
 				? fix
