@@ -62,6 +62,8 @@ const DEFAULTS = {
 	profile: 'spec',
 	/** 'postiz' only: its API_LIMIT, posts created per hour (default 90; see POSTIZ). */
 	postsPerHour: undefined,
+	/** 'postiz' only: false drops the X-RateLimit-* headers from allowed posts (a proxy that strips them). */
+	postsQuotaHeaders: true,
 	/**
 	 * Posts go out this long after their date (ms); one whose text contains `failPostsContaining`
 	 * fails instead. GET /posts answers `{ posts }` ('wrapped') or a bare array ('bare').
@@ -87,7 +89,8 @@ const DEFAULTS = {
  * - only creating posts is rate limited (throttler.provider.ts: POST /public/v1/posts, per
  *   organisation; app.module.ts: `API_LIMIT` a window of an hour, 90 by default), answered as
  *   NestJS's throttler does: no `retryAfter`, `bucket` or `limit` in the body, only the standard
- *   `Retry-After` header in whole seconds.
+ *   `Retry-After` header in whole seconds; every post it lets through carries `X-RateLimit-Limit`,
+ *   `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window ends).
  */
 const POSTIZ = {
 	/** Config `postsPerHour` stands for the instance's API_LIMIT (the window counted from the first post). */
@@ -350,6 +353,22 @@ function createSandbox(options = {}) {
 	}
 
 	/**
+	 * What NestJS's throttler tells every request it lets through: the limit, how many remain in
+	 * the window, and the seconds until it ends (ThrottlerGuard.handleRequest).
+	 */
+	function postizQuotaHeaders() {
+		const throttle = POSTIZ.postsThrottle(config);
+		const window = state.buckets.get('posts');
+		return {
+			'X-RateLimit-Limit': String(throttle.limit),
+			'X-RateLimit-Remaining': String(Math.max(0, throttle.limit - window.count)),
+			'X-RateLimit-Reset': String(
+				Math.ceil((window.start + throttle.windowMs - Date.now()) / 1000),
+			),
+		};
+	}
+
+	/**
 	 * Token bucket: `limit` a second, burst `burst` (or `limit`). Seconds until a token, or undefined
 	 * when one is taken. With `squeeze: { fromMs, toMs, limit }` the bucket is shared (refills at
 	 * that `limit`) from `fromMs` to `toMs` after its first request, then freed.
@@ -428,7 +447,10 @@ function createSandbox(options = {}) {
 			});
 			res.end(status === 204 ? undefined : text);
 		};
-		const json = (status, body) => send(status, body, { 'Content-Type': 'application/json' });
+		// Headers every later answer to this request carries (a throttler's, set before the route runs).
+		const answerHeaders = {};
+		const json = (status, body) =>
+			send(status, body, { 'Content-Type': 'application/json', ...answerHeaders });
 
 		if (path.startsWith('/__sandbox/')) return control(req, res, path, json);
 
@@ -499,6 +521,13 @@ function createSandbox(options = {}) {
 			return send(429, limited.body, { 'Content-Type': 'application/json', ...header });
 		}
 		state.rateLog.push({ at: arrivedAt });
+		if (
+			config.profile === 'postiz' &&
+			config.postsQuotaHeaders &&
+			req.method === 'POST' &&
+			route === '/posts'
+		)
+			Object.assign(answerHeaders, postizQuotaHeaders());
 		tick();
 		try {
 			return await api(req, url, route, json);

@@ -6,7 +6,7 @@ import nock from 'nock';
 import { sendAuthenticated } from '../../nodes/shared/transport/connection';
 
 import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/shared/transport';
-import { RetryAfterUnit, retryAfter } from '../../nodes/shared/transport/rateLimit';
+import { quotaUsedUp, RetryAfterUnit, retryAfter } from '../../nodes/shared/transport/rateLimit';
 import { downloadEvents } from '../helpers/probeNode';
 import { assertNoSecrets } from '../helpers/harness';
 import { localServer, resetConnection } from '../helpers/localServer';
@@ -568,6 +568,75 @@ describe('retryAfter', () => {
 			expect(retryAfter(body, headers).wholeSeconds).toBe(whole);
 		},
 	);
+});
+
+describe('rate-limit headers of an accepted answer (the real backend sends them; the spec shows none)', () => {
+	const now = Date.UTC(2030, 0, 1, 0, 0, 0);
+	test.each([
+		[
+			'NestJS (the real backend): seconds until the window ends',
+			{ 'x-ratelimit-limit': '90', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' },
+			{ waitMs: 3_600_000, limit: 90 },
+		],
+		[
+			'the IETF draft names',
+			{ 'ratelimit-remaining': '0', 'ratelimit-reset': '2' },
+			{ waitMs: 2000 },
+		],
+		[
+			'a Unix time in seconds (GitHub)',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 30) },
+			{ waitMs: 30_000 },
+		],
+		[
+			'a Unix time in milliseconds',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now + 1500) },
+			{ waitMs: 1500 },
+		],
+		[
+			'a fraction of a second',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.25' },
+			{ waitMs: 250 },
+		],
+		['some remain', { 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '3600' }, undefined],
+		['none remain, no reset', { 'x-ratelimit-remaining': '0' }, undefined],
+		[
+			'a reset in the past',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 - 5) },
+			undefined,
+		],
+		[
+			'a reset that is not a number',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': 'soon' },
+			undefined,
+		],
+		['no headers', {}, undefined],
+	])('%s', (_name, headers, expected) => {
+		expect(quotaUsedUp(headers, now)).toEqual(expected);
+	});
+
+	test('none remain for a second: the next item waits for the reset instead of drawing a 429', async () => {
+		const answeredAt: number[] = [];
+		const scope = api()
+			.post(`${API_PATH}/hooks/score`)
+			.reply(() => {
+				answeredAt.push(Date.now());
+				return [200, { score: 1 }, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1' }];
+			})
+			.post(`${API_PATH}/hooks/score`)
+			.reply(() => {
+				answeredAt.push(Date.now());
+				return [200, { score: 2 }, { 'X-RateLimit-Remaining': '9', 'X-RateLimit-Reset': '1' }];
+			});
+		const result = await runAction(
+			{ resource: 'hook', operation: 'score', text: '={{ $json.text }}' },
+			{ items: [{ json: { text: 'a' } }, { json: { text: 'b' } }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE).map((item) => item.json.score)).toEqual([1, 2]);
+		expect(answeredAt[1] - answeredAt[0]).toBeGreaterThanOrEqual(990);
+		scope.done();
+	});
 });
 
 describe('transport: downloads stream', () => {

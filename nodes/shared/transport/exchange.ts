@@ -9,7 +9,7 @@ import {
 	type RequestLine,
 } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
-import { refusalWait } from './rateLimit';
+import { quotaUsedUp, refusalWait } from './rateLimit';
 import { withoutSecrets } from './secrets';
 import type { ApiContext, RunContext } from './runContext';
 import { abortableWait } from '../compat';
@@ -138,6 +138,12 @@ export async function exchange(
 		}
 		pacer.accepted();
 		run.retryAfterUnit.accepted();
+		// The answer says the quota is used up: until it comes back, a request could only be refused.
+		const usedUp = request.offInstance ? undefined : quotaUsedUp(response.headers, Date.now());
+		if (usedUp) {
+			pacer.pause(Date.now() + usedUp.waitMs);
+			run.lastRefusal = usedUp.limit === undefined ? {} : { limit: usedUp.limit };
+		}
 		if (
 			isRead &&
 			TRANSIENT_STATUSES.includes(response.statusCode) &&

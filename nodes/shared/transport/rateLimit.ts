@@ -106,6 +106,34 @@ export function refusalWait(
 	return asked;
 }
 
+/**
+ * A quota an accepted answer says is used up, and for how long: the rate-limit headers a
+ * service may send with every answer (the spec shows none). The real backend's throttler (NestJS)
+ * sends `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the
+ * window ends); the IETF draft names them `RateLimit-*`. `Reset` is read as seconds from now, or
+ * as a Unix time (in seconds, or in milliseconds) when it is that large. Undefined unless the
+ * answer says 0 remain and when they come back: the next request could only be refused.
+ */
+export function quotaUsedUp(
+	headers: IDataObject = {},
+	now = Date.now(),
+): { waitMs: number; limit?: number } | undefined {
+	const header = (name: string) => headers[`x-ratelimit-${name}`] ?? headers[`ratelimit-${name}`];
+	if (String(header('remaining') ?? '').trim() !== '0') return undefined;
+	const reset = Number(header('reset'));
+	if (!Number.isFinite(reset) || reset <= 0) return undefined;
+	const resetAtMs =
+		reset >= UNIX_MS_FROM ? reset : reset >= UNIX_SECONDS_FROM ? reset * 1000 : now + reset * 1000;
+	const waitMs = clamp(resetAtMs - now);
+	if (waitMs <= 0) return undefined;
+	const limit = Number(header('limit'));
+	return Number.isFinite(limit) ? { waitMs, limit } : { waitMs };
+}
+
+/** A `Reset` this large is a Unix time (2001 on), in seconds or milliseconds, not a wait. */
+const UNIX_SECONDS_FROM = 1_000_000_000;
+const UNIX_MS_FROM = 1_000_000_000_000;
+
 /** Refusals in a row after short waits that show the service counts seconds. */
 const SWITCH_AFTER = 3;
 
