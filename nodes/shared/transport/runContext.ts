@@ -20,7 +20,10 @@ export class RunContext<Functions extends ApiContext = ApiContext> {
 	 * request then waits on a 429 or for an answer past it.
 	 */
 	deadlineMs?: number;
-	/** The body of the last 429 that paused the run: what items that cannot wait that long fail with. */
+	/**
+	 * What last paused the run (a 429's body, or the limit an answer's rate-limit headers gave): what
+	 * items that cannot wait that long fail with.
+	 */
 	lastRefusal?: unknown;
 
 	constructor(readonly n8n: Functions) {}
