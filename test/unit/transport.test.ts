@@ -598,6 +598,11 @@ describe('rate-limit headers of an accepted answer (the real backend sends them;
 			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.25' },
 			{ waitMs: 250 },
 		],
+		[
+			'an empty limit is no limit',
+			{ 'x-ratelimit-limit': '', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2' },
+			{ waitMs: 2000 },
+		],
 		['some remain', { 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '3600' }, undefined],
 		['none remain, no reset', { 'x-ratelimit-remaining': '0' }, undefined],
 		[

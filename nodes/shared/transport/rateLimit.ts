@@ -126,8 +126,10 @@ export function quotaUsedUp(
 		reset >= UNIX_MS_FROM ? reset : reset >= UNIX_SECONDS_FROM ? reset * 1000 : now + reset * 1000;
 	const waitMs = clamp(resetAtMs - now);
 	if (waitMs <= 0) return undefined;
-	const limit = Number(header('limit'));
-	return Number.isFinite(limit) ? { waitMs, limit } : { waitMs };
+	const limit = String(header('limit') ?? '').trim();
+	return limit !== '' && Number.isFinite(Number(limit))
+		? { waitMs, limit: Number(limit) }
+		: { waitMs };
 }
 
 /** A `Reset` this large is a Unix time (2001 on), in seconds or milliseconds, not a wait. */
