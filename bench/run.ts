@@ -446,7 +446,7 @@ async function triggerLimits() {
 		});
 		const full = settle(
 			{ ...start, pending: ids(1e6, MAX_PENDING * 2) },
-			{ old: [], pending: ids(1e6, MAX_PENDING * 2), finishedUpToMs: Date.now() },
+			{ listed: [], pending: ids(1e6, MAX_PENDING * 2), finishedUpToMs: Date.now() },
 			{
 				fired: ids(2e6, 300),
 				owed: ids(3e6, MAX_OWED * 2).map((value) => ({

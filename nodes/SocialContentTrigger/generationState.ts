@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { finishTimeMs } from '../shared/shapes';
-import { SeenMemory } from './idMemory';
+import { HASH_BYTES, InsertionMemory, SeenMemory, type IdLookup } from './idMemory';
 
 export { SeenMemory };
 
@@ -12,27 +12,29 @@ export { SeenMemory };
  * the decision rests on what every list shows:
  *
  * 1. Memory (`seen`): a compact hash of every finished id the trigger has read (fired, or old at
- *    the baseline, or passed over by the filters), the last MAX_SEEN. An id in it never fires
- *    again, wherever the list puts it, whatever its fields say (`updatedAt`, outputs moved).
+ *    the baseline, or passed over by the filters), in the order the list last showed them, the
+ *    newest MAX_SEEN. An id in it never fires again, wherever the list puts it, whatever its
+ *    fields say (`updatedAt`, outputs moved), unless its finish time says it finished since (4).
  * 2. Statuses (`pending`): ids seen `queued`/`running`. One seen finished later fires, wherever the
  *    list puts it. One the read did not reach is asked for by id (a few per poll); 404: forgotten.
  * 3. Position: the list is newest first (by creation, completion or update). An unknown finished
  *    id above the lowest known one is new; below it, it is an old one the memory never held (a
  *    deep page), and does not fire. A list with no known id at all (every one replaced) is all new.
- * 4. Finish times, where the service gives them, place an unknown id exactly (after the latest
- *    finish seen: new; well before it: old, even at the top of a list sorted by update).
+ * 4. Finish times, where the service gives them, place an id exactly (after the latest finish
+ *    seen: new, even if its hash is remembered; well before it: old, even at the top of a list
+ *    sorted by update).
  *
- * A reading with no entries (an empty or unrecognisable answer) moves nothing. The state only
- * grows to STATE_MAX_BYTES as JSON: the memory gives way (oldest first) to the other parts.
- * A hash memory can mistake a new id for a remembered one: with 10,000 ids held, about 1 chance in
- * 430,000 per new generation (32-bit hashes), and only for an id the position or a finish time
- * would not place anyway.
+ * A reading with no entries (an empty or unrecognisable answer) moves nothing, and is never taken
+ * as a starting point. The state only grows to STATE_MAX_BYTES as JSON: the memory gives way to
+ * the other parts from the bottom of the list, so what it keeps is always the newest, and an id
+ * below the lowest one it holds is old by position (3). A hash can mistake a new id for a
+ * remembered one: 48-bit hashes, MAX_SEEN held, see idMemory.ts for the odds.
  */
 export interface GenerationState {
-	v: 3;
+	v: 4;
 	/** Writes so far: tells which of two copies of the state is newer (see ActivationRecord). */
 	seq: number;
-	/** FNV-1a hashes (32-bit, big-endian) of the finished ids read, oldest first, base64. */
+	/** 48-bit hashes of the finished ids read, newest (top of the list) first, base64. */
 	seen: string;
 	/** Ids seen queued or running (or carried over from a poll out of time): each fires when found finished. */
 	pending: string[];
@@ -40,6 +42,8 @@ export interface GenerationState {
 	owed: OwedGeneration[];
 	/** Latest finish time seen (ms), when the service gives finish times; else null. */
 	finishedUpToMs: number | null;
+	/** Which instance and credential the state was read from (see stateCopies.ts). */
+	source?: string;
 }
 
 export interface OwedGeneration {
@@ -50,7 +54,7 @@ export interface OwedGeneration {
 	error: string;
 }
 
-export const MAX_SEEN = 10_000;
+export const MAX_SEEN = 6000;
 export const MAX_PENDING = 100;
 export const MAX_OWED = 40;
 /** Characters of an error kept for an owed generation. */
@@ -81,8 +85,8 @@ export interface Plan {
 	finished: IDataObject[];
 	/** Pending ids the reading did not show: to be asked for by id. */
 	unseenPending: string[];
-	/** Finished ids of the reading that do not fire: old ones, remembered from now on. */
-	old: string[];
+	/** Finished ids of the reading, in list order: what the memory holds after the poll, on top. */
+	listed: string[];
 	/** Pending ids once the reading is taken into account (fired ones are removed by `settle`). */
 	pending: string[];
 	finishedUpToMs: number | null;
@@ -90,25 +94,32 @@ export interface Plan {
 
 /** The state at activation: every finished generation read is old; the pending ones are remembered. */
 export function baseline(reading: ListReading, seq = 0): GenerationState {
-	const seen = new SeenMemory();
-	for (const entry of reading.entries) if (!isPending(entry)) seen.add(String(entry.id));
-	return fit({
-		v: 3,
-		seq: seq + 1,
-		seen: seen.encode(MAX_SEEN),
-		pending: unique(reading.entries.filter(isPending).map((entry) => String(entry.id))).slice(
-			-MAX_PENDING,
-		),
-		owed: [],
-		finishedUpToMs: latestFinish(reading, null),
-	});
+	const entries = dedupe(reading.entries);
+	return fit(
+		{
+			v: 4,
+			seq: seq + 1,
+			seen: '',
+			pending: unique(entries.filter(isPending).map((entry) => String(entry.id))).slice(
+				-MAX_PENDING,
+			),
+			owed: [],
+			finishedUpToMs: latestFinish(reading, null),
+		},
+		SeenMemory.of(finishedIds(entries)),
+	);
+}
+
+/** The finished ids of a reading, in list order. */
+function finishedIds(entries: IDataObject[]): string[] {
+	return entries.filter((entry) => !isPending(entry)).map((entry) => String(entry.id));
 }
 
 /** Which finished generations of this reading are new since the state. */
 export function plan(
 	state: GenerationState,
 	reading: ListReading,
-	seen = new SeenMemory(state.seen),
+	seen: IdLookup = new SeenMemory(state.seen),
 ): Plan {
 	const idOf = (entry: IDataObject) => String(entry.id);
 	const owed = new Set(state.owed.map((entry) => entry.id));
@@ -128,7 +139,6 @@ export function plan(
 		state.finishedUpToMs === null ? null : state.finishedUpToMs - FINISH_GUARD_SLACK_MS;
 
 	const finished: Array<{ entry: IDataObject; index: number }> = [];
-	const old: string[] = [];
 	const stillPending: string[] = [];
 	entries.forEach((entry, index) => {
 		const id = idOf(entry);
@@ -141,16 +151,18 @@ export function plan(
 			return;
 		}
 		if (owed.has(id)) return;
-		if (seen.has(id)) return;
 		const finishedAt = finishTimeMs(entry);
 		const placedNew =
 			finishedAt !== undefined &&
 			state.finishedUpToMs !== null &&
 			finishedAt > state.finishedUpToMs;
-		const placedOld = finishedAt !== undefined && guardMs !== null && finishedAt < guardMs;
-		if (placedNew || (!placedOld && (lowestKnown < 0 || index < lowestKnown)))
-			finished.push({ entry, index });
-		else old.push(id);
+		// A finish time after every one seen places it, whatever a remembered hash says.
+		if (placedNew) finished.push({ entry, index });
+		else if (seen.has(id)) return;
+		else {
+			const placedOld = finishedAt !== undefined && guardMs !== null && finishedAt < guardMs;
+			if (!placedOld && (lowestKnown < 0 || index < lowestKnown)) finished.push({ entry, index });
+		}
 	});
 
 	const shown = new Set(entries.map(idOf));
@@ -158,7 +170,7 @@ export function plan(
 	return {
 		finished: oldestFirst(finished),
 		unseenPending,
-		old,
+		listed: finishedIds(entries),
 		pending: unique([...unseenPending, ...stillPending]),
 		finishedUpToMs: latestFinish({ entries }, state.finishedUpToMs),
 	};
@@ -167,7 +179,7 @@ export function plan(
 /** The state after a poll: what fired or was passed over is remembered, what is owed or carried is kept. */
 export function settle(
 	state: GenerationState,
-	decided: Pick<Plan, 'old' | 'pending' | 'finishedUpToMs'>,
+	decided: Pick<Plan, 'listed' | 'pending' | 'finishedUpToMs'>,
 	outcome: {
 		fired: string[];
 		owed: OwedGeneration[];
@@ -176,7 +188,19 @@ export function settle(
 	},
 	seen = new SeenMemory(state.seen),
 ): GenerationState {
-	for (const id of [...decided.old, ...outcome.fired]) seen.add(id);
+	// What is still to fire stays out of the memory; the rest of the reading goes on top, in list
+	// order, under what fired without being listed (read by id: finished since the list was read).
+	const waiting = new Set([
+		...outcome.carried,
+		...outcome.owed.map((owed) => owed.id),
+		...decided.pending,
+	]);
+	const listed = new Set(decided.listed);
+	const fired = new Set(outcome.fired);
+	const known = [
+		...outcome.fired.filter((id) => !listed.has(id)).reverse(),
+		...decided.listed.filter((id) => !waiting.has(id) || fired.has(id)),
+	];
 	const done = new Set([
 		...outcome.resolvedPending,
 		...outcome.fired,
@@ -186,7 +210,7 @@ export function settle(
 	const pending = unique([...outcome.carried, ...decided.pending.filter((id) => !done.has(id))]);
 	return fit(
 		{
-			v: 3,
+			v: 4,
 			seq: state.seq + 1,
 			seen: '',
 			pending: pending.slice(0, MAX_PENDING),
@@ -194,17 +218,21 @@ export function settle(
 				.slice(0, MAX_OWED)
 				.map((owed) => ({ ...owed, error: owed.error.slice(0, MAX_ERROR_LENGTH) })),
 			finishedUpToMs: decided.finishedUpToMs,
+			source: state.source,
 		},
-		seen,
+		seen.withOnTop(known),
 	);
 }
 
-/** The memory gets what room the other parts leave under STATE_MAX_BYTES (JSON, under the node's key). */
+/**
+ * The memory gets what room the other parts leave under STATE_MAX_BYTES (JSON, under the node's
+ * key); it gives way from the bottom of the list.
+ */
 function fit(state: GenerationState, seen = new SeenMemory(state.seen)): GenerationState {
 	const rest = JSON.stringify({ generations: { ...state, seen: '' } }).length;
 	const room = STATE_MAX_BYTES - rest - 64;
-	// base64 of 4n bytes takes 4·ceil(4n/3) characters.
-	const fits = Math.max(0, Math.floor(((room / 4) * 3) / 4) - 1);
+	// base64 of 6n bytes takes 8n characters.
+	const fits = Math.max(0, Math.floor(room / ((HASH_BYTES / 3) * 4)) - 1);
 	return { ...state, seen: seen.encode(Math.min(MAX_SEEN, fits)) };
 }
 
@@ -243,6 +271,11 @@ function oldestFirst(found: Array<{ entry: IDataObject; index: number }>): IData
 	return timed.map(({ entry }) => entry);
 }
 
+/** Layout 3: as layout 4, with 32-bit FNV-1a hashes kept in the order they were written. */
+export interface StateV3 extends Omit<GenerationState, 'v'> {
+	v: 3;
+}
+
 /** Layout 2 (0.2.0): the first 50 finished ids, the last 100 fired, pending and owed ids. */
 interface StateV2 {
 	v: 2;
@@ -263,12 +296,12 @@ interface StateV1 {
 const V1_MAX_REMEMBERED = 2000;
 const V1_SLACK_MS = 15 * 60 * 1000;
 
-export type StoredState = GenerationState | StateV2 | StateV1;
+export type StoredState = GenerationState | StateV3 | StateV2 | StateV1;
 
 /** The state in static data, in any layout; anything unreadable counts as no state. */
 export function readState(staticData: IDataObject): StoredState | undefined {
 	const state = staticData.generations as { v?: unknown } | undefined;
-	if (state?.v === 3 || state?.v === 2 || state?.v === 1) return state as StoredState;
+	if ([4, 3, 2, 1].includes(state?.v as number)) return state as StoredState;
 	return undefined;
 }
 
@@ -277,15 +310,25 @@ export function writeState(staticData: IDataObject, state: GenerationState): voi
 }
 
 /**
+ * Layout 3 carried over: its memory is read as it was written (32-bit hashes) for the first poll,
+ * which reads as deep as a baseline, so the new memory is built from that reading, in list order.
+ */
+export function fromV3(old: StateV3): { state: GenerationState; seen: IdLookup } {
+	return {
+		state: { ...old, v: 4, seen: '' },
+		seen: new InsertionMemory(old.seen),
+	};
+}
+
+/**
  * Layout 2 carried over: its head and fired ids are the memory, so the first poll decides exactly
  * as layout 2 would have (an unknown id above its head is new), and nothing it fired fires again.
  */
 export function fromV2(old: StateV2): GenerationState {
-	const seen = new SeenMemory();
-	for (const id of [...old.fired, ...[...old.head].reverse()]) seen.add(id);
+	const seen = SeenMemory.of([...old.head, ...[...old.fired].reverse()]);
 	return fit(
 		{
-			v: 3,
+			v: 4,
 			seq: 1,
 			seen: '',
 			pending: old.pending.slice(-MAX_PENDING),

@@ -6,14 +6,17 @@ import { simplifyGeneration } from '../shared/simplify';
 import { walkPages } from '../shared/paging';
 import type { RunContext } from '../shared/transport';
 import { openFamily, triggerKey, type FamilyPoll } from './stateCopies';
+import type { IdLookup } from './idMemory';
 import {
 	baseline,
 	fromV1,
 	fromV2,
+	fromV3,
 	isPending,
 	MAX_ATTEMPTS,
 	MAX_ERROR_LENGTH,
 	MAX_OWED,
+	MAX_SEEN,
 	plan,
 	readState,
 	SeenMemory,
@@ -37,8 +40,8 @@ export interface TriggerOptions {
 	simplify: boolean;
 }
 
-/** Pages read for the baseline: the memory's worth of finished ids, at most. */
-const BASELINE_PAGES = 20;
+/** Entries read for a baseline (and at an upgrade): the memory's worth, as many pages as that takes. */
+const BASELINE_ENTRIES = MAX_SEEN;
 /** Pending generations the list did not show that are asked for by id, per poll. */
 const DETAIL_READS_PER_POLL = 10;
 /**
@@ -62,7 +65,7 @@ export async function pollGenerations(
 	options: TriggerOptions,
 	activation: boolean,
 ): Promise<FamilyPoll> {
-	const family = openFamily(run.n8n, 'generations', activation, {
+	const family = await openFamily(run, 'generations', activation, {
 		read: readState,
 		isCurrent: isCurrentState,
 		write: writeState,
@@ -76,41 +79,57 @@ export async function pollGenerations(
 	const save = (decided: GenerationState) => (next = decided);
 
 	if (!state) {
-		// First activation: what is already finished is the baseline, not an event.
-		save(baseline(await readGenerations(run, () => true, BASELINE_PAGES)));
+		// First activation: what is already finished is the baseline, not an event. Only a read
+		// that shows generations is one: an empty or unreadable answer would make the whole history
+		// new at the next poll.
+		const reading = await readGenerations(run, deepEnough());
+		if (!reading.entries.length) {
+			run.n8n.logger.warn(
+				'Social Content Trigger: the list of generations came back empty; the starting point is taken at the next poll that shows generations',
+			);
+			return { items: [], commit: family.commitOf(undefined) };
+		}
+		save(baseline(reading));
 		return { items: [], commit: family.commitOf(next) };
 	}
 	if (state.v === 1) {
-		const upgraded = fromV1(state, await readGenerations(run, () => true, BASELINE_PAGES));
+		const upgraded = fromV1(state, await readGenerations(run, deepEnough()));
 		const due = upgraded.finished.map((generation) => ({ generation, attempts: 0 }));
 		const after = upgraded.next;
 		const items = await emit(
 			run,
 			options,
 			after,
-			{ old: [], pending: after.pending, finishedUpToMs: after.finishedUpToMs },
+			{ listed: [], pending: after.pending, finishedUpToMs: after.finishedUpToMs },
 			due,
 			[],
 			save,
 		);
 		return { items, commit: family.commitOf(next) };
 	}
-	const upgrading = state.v === 2;
-	const current = upgrading ? fromV2(state) : state;
-	const seen = new SeenMemory(current.seen);
+	const upgrading = state.v !== 4;
+	let current: GenerationState;
+	let lookup: IdLookup;
+	let seen: SeenMemory;
+	if (state.v === 3) {
+		({ state: current, seen: lookup } = fromV3(state));
+		seen = new SeenMemory();
+	} else {
+		current = state.v === 2 ? fromV2(state) : state;
+		lookup = seen = new SeenMemory(current.seen);
+	}
 	const owed = new Set(current.owed.map((entry) => entry.id));
-	// Read on until a page shows a finished id already known (with none known, to the end); at the
-	// upgrade from layout 2, as deep as a baseline, so the memory holds the old ones it never kept.
+	// Read on until a page shows a finished id already known (with none known, to the end); at an
+	// upgrade, as deep as a baseline, so the new memory is built from the list itself.
 	const knownOn = (page: IDataObject[]) =>
 		page.some(
-			(entry) => !isPending(entry) && (seen.has(String(entry.id)) || owed.has(String(entry.id))),
+			(entry) => !isPending(entry) && (lookup.has(String(entry.id)) || owed.has(String(entry.id))),
 		);
-	const reading = await readGenerations(
-		run,
-		(page) => upgrading || !knownOn(page),
-		upgrading ? BASELINE_PAGES : undefined,
+	const deep = deepEnough();
+	const reading = await readGenerations(run, (page) =>
+		upgrading ? deep(page) : !knownOn(page),
 	);
-	const decided = plan(current, reading, seen);
+	const decided = plan(current, reading, lookup);
 	const { finished, resolvedPending, checked } = await askForUnseen(run, decided.unseenPending);
 
 	const listed = new Map(
@@ -145,7 +164,13 @@ export async function pollGenerations(
 }
 
 function isCurrentState(state: unknown): state is GenerationState {
-	return (state as GenerationState | undefined)?.v === 3;
+	return (state as GenerationState | undefined)?.v === 4;
+}
+
+/** Reads on until a baseline's worth of entries has been read. */
+function deepEnough(): (page: IDataObject[]) => boolean {
+	let read = 0;
+	return (page) => (read += page.length) < BASELINE_ENTRIES;
 }
 
 /** The list, newest pages first, while `readOn(page)` says so (and up to `maxPages`, and while the poll has time). */

@@ -40,7 +40,7 @@ export async function pollPosts(
 	options: PostTriggerOptions,
 	activation: boolean,
 ): Promise<FamilyPoll> {
-	const family = openFamily(run.n8n, 'posts', activation, {
+	const family = await openFamily(run, 'posts', activation, {
 		read: readPostState,
 		isCurrent: isPostState,
 		write: writePostState,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PostRecord } from '../shared/shapes';
-import { SeenMemory } from './idMemory';
+import { InsertionMemory } from './idMemory';
 
 /**
  * What the trigger remembers of posts between polls, and how it decides which posts went out or
@@ -31,6 +31,8 @@ export interface PostEventState {
 	waiting: string;
 	/** n8n's clock (ms) at the last read that showed posts. */
 	readAtMs: number;
+	/** Which instance and credential the state was read from (see stateCopies.ts). */
+	source?: string;
 }
 
 export const MAX_FINAL = 4000;
@@ -72,8 +74,8 @@ export function decidePosts(
 	readAtMs: number,
 	fires = true,
 ): { fired: PostRecord[]; next: PostEventState } {
-	const final = new SeenMemory(state.final);
-	const waiting = new SeenMemory(state.waiting);
+	const final = new InsertionMemory(state.final);
+	const waiting = new InsertionMemory(state.waiting);
 	const dueSinceMs = state.readAtMs - LATE_GRACE_MS;
 	const fired: PostRecord[] = [];
 	for (const post of onePerId(posts)) {

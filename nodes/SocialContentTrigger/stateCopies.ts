@@ -1,6 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { idHash } from './idMemory';
+import { credentialTypeOf, type Authentication } from '../shared/transport/connection';
+import type { RunContext } from '../shared/transport';
+import { fnv1a32, idHash } from './idMemory';
 
 /**
  * Copies of each event family's state beyond the node's static data, for the two ways n8n's
@@ -15,12 +17,17 @@ import { idHash } from './idMemory';
  *   from (another saved state means n8n saved a newer one, or the state was replaced). Lost at a
  *   restart (the saved state is then the newest).
  * Each copy carries `seq` (writes so far); the newest wins.
+ *
+ * A state remembers where it was read (`source`: the instance and the credential): read anywhere
+ * else, it is not this list's memory, so the trigger takes a new starting point there.
  */
 export type Family = 'generations' | 'posts';
 
 /** What a family's state carries so two copies can be told apart. */
 export interface Sequenced {
 	seq: number;
+	/** A hash of the instance URL and credential the state was read with. */
+	source?: string;
 }
 
 /** One family's part of a poll: its items, and the state to save once every part has succeeded. */
@@ -45,17 +52,26 @@ const basesOfPoll = new WeakMap<IPollFunctions, Map<Family, number>>();
 /** Triggers whose quiet copy is kept, at most (the oldest written give way). */
 const MAX_QUIET_COPIES = 1000;
 
-/** The newest of the node's state and its copies. */
+/** The base of a quiet copy made when nothing was saved yet (a hash is never negative). */
+const NO_STATE = -1;
+
+/**
+ * The newest of the node's state and its copies. A starting point taken by a poll that n8n did not
+ * save (the activation poll failed, then a scheduled one took it) is kept as a quiet copy too, but
+ * an activation never starts from one: it takes its own.
+ */
 function newestState<Stored extends object, State extends Stored & Sequenced>(
 	ctx: IPollFunctions,
 	family: Family,
 	stored: Stored | undefined,
 	isCurrent: (state: unknown) => state is State,
+	activation: boolean,
 ): Stored | undefined {
 	const record = ctx.getWorkflowStaticData('global')[recordKey(ctx)] as IDataObject | undefined;
-	const storedHash = stored === undefined ? 0 : idHash(JSON.stringify(stored));
+	const storedHash = stored === undefined ? NO_STATE : fnv1a32(JSON.stringify(stored));
 	const quiet = quietCopies.get(`${triggerKey(ctx)}/${family}`);
-	const onStored = stored !== undefined && quiet?.base === storedHash ? quiet : undefined;
+	const onStored =
+		quiet?.base === storedHash && !(activation && stored === undefined) ? quiet : undefined;
 	let newest = stored;
 	for (const copy of [record?.[family], onStored?.state]) {
 		if (!isCurrent(copy) || typeof copy.seq !== 'number') continue;
@@ -96,8 +112,8 @@ function saveState<State extends Sequenced>(
 	}
 	const quietKey = `${triggerKey(ctx)}/${family}`;
 	quietCopies.delete(quietKey);
-	const base = basesOfPoll.get(ctx)?.get(family) ?? 0;
-	if (!how.emitted && base !== 0) {
+	const base = basesOfPoll.get(ctx)?.get(family);
+	if (!how.emitted && base !== undefined) {
 		quietCopies.set(quietKey, { base, state: JSON.parse(JSON.stringify(state)) as Sequenced });
 		if (quietCopies.size > MAX_QUIET_COPIES)
 			quietCopies.delete(quietCopies.keys().next().value as string);
@@ -113,19 +129,35 @@ export interface FamilyStorage<Stored extends object, State extends Stored & Seq
 	forRecord?: (state: State) => State;
 }
 
-/** A family's state for this poll (the newest copy), and the commit that saves the next one. */
-export function openFamily<Stored extends object, State extends Stored & Sequenced>(
-	ctx: IPollFunctions,
+/**
+ * A family's state for this poll (the newest copy), and the commit that saves the next one. A
+ * state read from another instance or credential counts as none.
+ */
+export async function openFamily<Stored extends object, State extends Stored & Sequenced>(
+	run: RunContext<IPollFunctions>,
 	family: Family,
 	activation: boolean,
 	storage: FamilyStorage<Stored, State>,
-): { state: Stored | undefined; commitOf: (next: State | undefined) => FamilyPoll['commit'] } {
+): Promise<{
+	state: Stored | undefined;
+	commitOf: (next: State | undefined) => FamilyPoll['commit'];
+}> {
+	const ctx = run.n8n;
 	const staticData = ctx.getWorkflowStaticData('node');
+	const source = await sourceOf(run);
+	let state = newestState(ctx, family, storage.read(staticData), storage.isCurrent, activation);
+	const readFrom = (state as Partial<Sequenced> | undefined)?.source;
+	if (readFrom !== undefined && readFrom !== source) {
+		ctx.logger.info(
+			`Social Content Trigger: the instance or credential changed; a new starting point is taken for ${family}, and nothing finished before it fires`,
+		);
+		state = undefined;
+	}
 	return {
-		state: newestState(ctx, family, storage.read(staticData), storage.isCurrent),
+		state,
 		commitOf: (next) => (emitted) => {
 			if (next)
-				saveState(ctx, family, next, {
+				saveState(ctx, family, { ...next, source }, {
 					activation,
 					emitted,
 					write: (state) => storage.write(staticData, state),
@@ -133,4 +165,13 @@ export function openFamily<Stored extends object, State extends Stored & Sequenc
 				});
 		},
 	};
+}
+
+/** Where the trigger reads: the API's address and the credential chosen (its id, never its secret). */
+async function sourceOf(run: RunContext<IPollFunctions>): Promise<string> {
+	const { baseURL } = await run.connectionFor(undefined);
+	const authentication = run.n8n.getNodeParameter('authentication', 'apiKey') as Authentication;
+	const type = credentialTypeOf(authentication) ?? authentication;
+	const credential = run.n8n.getNode().credentials?.[type];
+	return idHash(`${baseURL}|${type}|${credential?.id ?? credential?.name ?? ''}`).toString(36);
 }

@@ -435,8 +435,18 @@ export function loadOptionsContextFor(
 	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 }
 
-/** A workflow holding one trigger node; pass saved static data to simulate a restart. */
-export function triggerWorkflow(parameters: INodeParameters, staticData?: IDataObject): Workflow {
+let workflowsMade = 0;
+
+/**
+ * A workflow holding one trigger node; pass saved static data to simulate a restart. Each gets its
+ * own id unless one is given: what the trigger keeps in the process (per workflow) is then that
+ * workflow's alone, and a new one made from saved data is a new process's view of it.
+ */
+export function triggerWorkflow(
+	parameters: INodeParameters,
+	staticData?: IDataObject,
+	workflowId = `trigger-workflow-${++workflowsMade}`,
+): Workflow {
 	const node: INode = {
 		id: 'trigger-0',
 		name: 'Trigger',
@@ -450,7 +460,7 @@ export function triggerWorkflow(parameters: INodeParameters, staticData?: IDataO
 		},
 	};
 	return new Workflow({
-		id: 'trigger-workflow',
+		id: workflowId,
 		nodes: [node],
 		connections: {},
 		active: true,

@@ -31,6 +31,8 @@ const DURABLE_POLL_BUDGET_MS = 36_000;
 
 type PollResult = INodeExecutionData[][] | null;
 
+let simulatedProcesses = 0;
+
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
 
 export class SimulatedN8n {
@@ -45,6 +47,8 @@ export class SimulatedN8n {
 		workflow: ReturnType<typeof triggerWorkflow>;
 	};
 	active = false;
+	/** The workflow's id in this n8n process: a restart makes a new process, which knows nothing of the last. */
+	private workflowId = `n8n-process-${++simulatedProcesses}`;
 
 	constructor(
 		readonly engine: Engine,
@@ -55,7 +59,7 @@ export class SimulatedN8n {
 	/** Activates the workflow (a person, or n8n's start with 'init'): runs the activation poll where n8n does. */
 	async activate(mode: WorkflowActivateMode = 'activate'): Promise<PollResult> {
 		this.active = true;
-		const workflow = triggerWorkflow(this.parameters, clone(this.saved));
+		const workflow = triggerWorkflow(this.parameters, clone(this.saved), this.workflowId);
 		const node = workflow.getNode('Trigger')!;
 		const snapshot = this.engine === 'durableCursors' ? this.cursorSnapshot(workflow) : undefined;
 		const context = this.context(workflow, mode, snapshot);
@@ -91,7 +95,7 @@ export class SimulatedN8n {
 				return null;
 			}
 		}
-		const workflow = triggerWorkflow(this.parameters, clone(this.saved));
+		const workflow = triggerWorkflow(this.parameters, clone(this.saved), this.workflowId);
 		const node = workflow.getNode('Trigger')!;
 		const snapshot = this.engine === 'durableCursors' ? this.cursorSnapshot(workflow) : undefined;
 		const context = this.context(workflow, 'update', snapshot, () => DURABLE_POLL_BUDGET_MS);
@@ -116,6 +120,7 @@ export class SimulatedN8n {
 	/** n8n stops and starts again: the trigger is activated anew ('init') from what the database holds. */
 	async restart(): Promise<PollResult> {
 		this.classicContext = undefined;
+		this.workflowId = `n8n-process-${++simulatedProcesses}`;
 		return await this.activate('init');
 	}
 

@@ -203,6 +203,7 @@ describe('Social Content Trigger: a poll stays inside its time budget', () => {
 		const p = 'budget_';
 		const service = new GenerationService(NO_TIMESTAMPS);
 		service.serve();
+		service.createDone(`${p}seed`);
 		const n8n = new SimulatedN8n(
 			'classic',
 			{ events: ['done'], downloadOutputs: true },
@@ -300,7 +301,7 @@ describe("Social Content Trigger: upgrade from layout 2, built by layout 2's own
 			service.finish(`${p}slow`);
 			service.createDone(`${p}d`);
 			tally.add(await n8n.activate('init'));
-			expect((readState(n8n.saved['node:Trigger'] as IDataObject) as GenerationState).v).toBe(3);
+			expect((readState(n8n.saved['node:Trigger'] as IDataObject) as GenerationState).v).toBe(4);
 			// From then on, old ones layout 2 never remembered (deep in the list) are known too.
 			service.touch(`${p}old_5`);
 			service.touch(`${p}a`);

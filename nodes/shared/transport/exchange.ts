@@ -49,13 +49,18 @@ export async function exchange(
 	const connection = await run.connectionFor(itemIndex);
 	const pacer = request.offInstance ? new RequestPacer() : run.pacer;
 	const limits = requestLimits(run, itemIndex);
+	// Each try gets what the run has left (a trigger poll's budget), not what the first one had.
 	const sendOnce = async () =>
 		await sendAuthenticated(
 			ctx,
 			connection,
-			{ ...options, timeout: limits.timeoutMs },
+			{ ...options, timeout: requestLimits(run, itemIndex).timeoutMs },
 			{ followOffInstance: request.download === true },
 		);
+	// A read is tried again only when the try and its wait fit in what the run has left.
+	const retryFits = (delayMs: number) =>
+		run.deadlineMs === undefined ||
+		Date.now() + delayMs + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
 	let waitedForRateLimitMs = 0;
@@ -88,7 +93,12 @@ export async function exchange(
 		} catch (error) {
 			if (!isNetworkError(error))
 				throw requestNotSentError(ctx.getNode(), connection, error, itemIndex);
-			if (isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length) {
+			if (
+				isRead &&
+				!signal?.aborted &&
+				readRetries < READ_RETRY_DELAYS_MS.length &&
+				retryFits(READ_RETRY_DELAYS_MS[readRetries])
+			) {
 				await abortableWait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 				continue;
 			}
@@ -147,7 +157,8 @@ export async function exchange(
 		if (
 			isRead &&
 			TRANSIENT_STATUSES.includes(response.statusCode) &&
-			readRetries < READ_RETRY_DELAYS_MS.length
+			readRetries < READ_RETRY_DELAYS_MS.length &&
+			retryFits(READ_RETRY_DELAYS_MS[readRetries])
 		) {
 			discardBody(response);
 			await abortableWait(READ_RETRY_DELAYS_MS[readRetries++], signal);
