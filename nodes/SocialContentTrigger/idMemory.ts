@@ -96,7 +96,6 @@ export function fnv1a32(text: string): number {
 	return hash >>> 0;
 }
 
-
 /**
  * The post outcomes' memory: 32-bit FNV-1a hashes in insertion order (the oldest written give way
  * first), with a set for lookups. Posts come in no stated order, so the time they were read is

@@ -126,9 +126,7 @@ export async function pollGenerations(
 			(entry) => !isPending(entry) && (lookup.has(String(entry.id)) || owed.has(String(entry.id))),
 		);
 	const deep = deepEnough();
-	const reading = await readGenerations(run, (page) =>
-		upgrading ? deep(page) : !knownOn(page),
-	);
+	const reading = await readGenerations(run, (page) => (upgrading ? deep(page) : !knownOn(page)));
 	const decided = plan(current, reading, lookup);
 	const { finished, resolvedPending, checked } = await askForUnseen(run, decided.unseenPending);
 

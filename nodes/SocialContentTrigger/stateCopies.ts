@@ -146,6 +146,8 @@ export async function openFamily<Stored extends object, State extends Stored & S
 	const staticData = ctx.getWorkflowStaticData('node');
 	const source = await sourceOf(run);
 	let state = newestState(ctx, family, storage.read(staticData), storage.isCurrent, activation);
+	// A state that replaces another counts on from it, so it is the newest of the copies.
+	const priorSeq = Number((state as Partial<Sequenced> | undefined)?.seq) || 0;
 	const readFrom = (state as Partial<Sequenced> | undefined)?.source;
 	if (readFrom !== undefined && readFrom !== source) {
 		ctx.logger.info(
@@ -157,12 +159,17 @@ export async function openFamily<Stored extends object, State extends Stored & S
 		state,
 		commitOf: (next) => (emitted) => {
 			if (next)
-				saveState(ctx, family, { ...next, source }, {
-					activation,
-					emitted,
-					write: (state) => storage.write(staticData, state),
-					forRecord: storage.forRecord,
-				});
+				saveState(
+					ctx,
+					family,
+					{ ...next, source, seq: Math.max(next.seq, priorSeq + 1) },
+					{
+						activation,
+						emitted,
+						write: (state) => storage.write(staticData, state),
+						forRecord: storage.forRecord,
+					},
+				);
 		},
 	};
 }

@@ -47,6 +47,10 @@ export class SimulatedN8n {
 		workflow: ReturnType<typeof triggerWorkflow>;
 	};
 	active = false;
+	/** The id of the API-key credential the trigger node uses (another one: another account). */
+	credentialId = '1';
+	/** The budget the durable engine gives each scheduled poll (ms). */
+	durablePollBudgetMs = DURABLE_POLL_BUDGET_MS;
 	/** The workflow's id in this n8n process: a restart makes a new process, which knows nothing of the last. */
 	private workflowId = `n8n-process-${++simulatedProcesses}`;
 
@@ -59,7 +63,7 @@ export class SimulatedN8n {
 	/** Activates the workflow (a person, or n8n's start with 'init'): runs the activation poll where n8n does. */
 	async activate(mode: WorkflowActivateMode = 'activate'): Promise<PollResult> {
 		this.active = true;
-		const workflow = triggerWorkflow(this.parameters, clone(this.saved), this.workflowId);
+		const workflow = this.workflow();
 		const node = workflow.getNode('Trigger')!;
 		const snapshot = this.engine === 'durableCursors' ? this.cursorSnapshot(workflow) : undefined;
 		const context = this.context(workflow, mode, snapshot);
@@ -95,10 +99,10 @@ export class SimulatedN8n {
 				return null;
 			}
 		}
-		const workflow = triggerWorkflow(this.parameters, clone(this.saved), this.workflowId);
+		const workflow = this.workflow();
 		const node = workflow.getNode('Trigger')!;
 		const snapshot = this.engine === 'durableCursors' ? this.cursorSnapshot(workflow) : undefined;
-		const context = this.context(workflow, 'update', snapshot, () => DURABLE_POLL_BUDGET_MS);
+		const context = this.context(workflow, 'update', snapshot, () => this.durablePollBudgetMs);
 		try {
 			const result = await nodeTypes
 				.getByNameAndVersion(node.type, node.typeVersion)
@@ -127,6 +131,13 @@ export class SimulatedN8n {
 	deactivate(): void {
 		this.active = false;
 		this.classicContext = undefined;
+	}
+
+	/** The workflow as the database holds it, in this process. */
+	private workflow(): ReturnType<typeof triggerWorkflow> {
+		const workflow = triggerWorkflow(this.parameters, clone(this.saved), this.workflowId);
+		workflow.getNode('Trigger')!.credentials!.socialContentApi.id = this.credentialId;
+		return workflow;
 	}
 
 	private cursorSnapshot(workflow: ReturnType<typeof triggerWorkflow>): IDataObject {

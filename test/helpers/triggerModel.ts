@@ -37,7 +37,14 @@ export type Change =
 	| { kind: 'touch'; at: number[] }
 	| { kind: 'remove'; at: number[] };
 
-export type Poll = 'poll' | 'fail503' | 'fail429' | 'oddAnswer' | 'restart' | 'overlap' | 'reactivate';
+export type Poll =
+	| 'poll'
+	| 'fail503'
+	| 'fail429'
+	| 'oddAnswer'
+	| 'restart'
+	| 'overlap'
+	| 'reactivate';
 
 export interface Step {
 	change?: Change;
@@ -146,10 +153,9 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 	atActivation: size(MAX_SEEN * 2 + 500),
 	pendingAtActivation: fc.integer({ min: 0, max: 6 }),
 	activation: fc.constantFrom<Scenario['activation']>('ok', 'ok', 'ok', 'fail503', 'oddAnswer'),
-	steps: fc.array(
-		fc.record({ change: fc.option(changeArb, { nil: undefined }), poll: pollArb }),
-		{ maxLength: 14 },
-	),
+	steps: fc.array(fc.record({ change: fc.option(changeArb, { nil: undefined }), poll: pollArb }), {
+		maxLength: 14,
+	}),
 });
 
 /** Answers with 200 and no list in them. */
@@ -215,7 +221,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		}
 		return id;
 	};
-	const finished = () => service.listed().filter((g) => g.status === 'done' || g.status === 'failed');
+	const finished = () =>
+		service.listed().filter((g) => g.status === 'done' || g.status === 'failed');
 
 	const apply = (change: Change) => {
 		if (change.kind === 'finishNew')
@@ -389,6 +396,7 @@ export function keepsPromise(verdict: Verdict): boolean {
 
 /** A short line of a verdict, for a failing case's report. */
 export function describeVerdict(verdict: Verdict): string {
-	const few = (ids: string[]) => `${ids.length}${ids.length ? ` (${ids.slice(0, 5).join(', ')})` : ''}`;
+	const few = (ids: string[]) =>
+		`${ids.length}${ids.length ? ` (${ids.slice(0, 5).join(', ')})` : ''}`;
 	return `fired twice ${few(verdict.firedTwice)}, lost ${few(verdict.lost)}, old ones fired ${few(verdict.firedOld)}`;
 }

@@ -7,12 +7,7 @@
  */
 import fc from 'fast-check';
 
-import {
-	describeVerdict,
-	keepsPromise,
-	runScenario,
-	scenarioArb,
-} from '../helpers/triggerModel';
+import { describeVerdict, keepsPromise, runScenario, scenarioArb } from '../helpers/triggerModel';
 
 const RUNS = Number(process.env.TRIGGER_MODEL_RUNS ?? 60);
 const SEED = process.env.TRIGGER_MODEL_SEED ? Number(process.env.TRIGGER_MODEL_SEED) : 38;

@@ -59,8 +59,7 @@ export async function exchange(
 		);
 	// A read is tried again only when the try and its wait fit in what the run has left.
 	const retryFits = (delayMs: number) =>
-		run.deadlineMs === undefined ||
-		Date.now() + delayMs + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
+		run.deadlineMs === undefined || Date.now() + delayMs + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
 	let waitedForRateLimitMs = 0;
