@@ -166,13 +166,18 @@ export function plan(
 	});
 
 	const shown = new Set(entries.map(idOf));
+	const firing = new Set(finished.map((found) => found.entry));
 	const unseenPending = state.pending.filter((id) => !shown.has(id));
 	return {
 		finished: oldestFirst(finished),
 		unseenPending,
 		listed: finishedIds(entries),
 		pending: unique([...unseenPending, ...stillPending]),
-		finishedUpToMs: latestFinish({ entries }, state.finishedUpToMs),
+		// Up to what is decided: one that fires later (carried over) must still be after the mark.
+		finishedUpToMs: latestFinish(
+			{ entries: entries.filter((entry) => !firing.has(entry)) },
+			state.finishedUpToMs,
+		),
 	};
 }
 
@@ -185,6 +190,8 @@ export function settle(
 		owed: OwedGeneration[];
 		carried: string[];
 		resolvedPending: string[];
+		/** Latest finish time of what fired. */
+		firedUpToMs?: number | null;
 	},
 	seen = new SeenMemory(state.seen),
 ): GenerationState {
@@ -206,8 +213,9 @@ export function settle(
 		...outcome.fired,
 		...outcome.owed.map((owed) => owed.id),
 	]);
-	// Carried ones first: they finished before anything found pending since.
-	const pending = unique([...outcome.carried, ...decided.pending.filter((id) => !done.has(id))]);
+	// Generations still running first: once out of this list they could be placed nowhere. Carried
+	// ones are unknown and above what fired, with finish times after the mark: the list places them.
+	const pending = unique([...decided.pending.filter((id) => !done.has(id)), ...outcome.carried]);
 	return fit(
 		{
 			v: 4,
@@ -217,7 +225,7 @@ export function settle(
 			owed: outcome.owed
 				.slice(0, MAX_OWED)
 				.map((owed) => ({ ...owed, error: owed.error.slice(0, MAX_ERROR_LENGTH) })),
-			finishedUpToMs: decided.finishedUpToMs,
+			finishedUpToMs: laterOf(decided.finishedUpToMs, outcome.firedUpToMs ?? null),
 			source: state.source,
 		},
 		seen.withOnTop(known),
@@ -234,6 +242,10 @@ function fit(state: GenerationState, seen = new SeenMemory(state.seen)): Generat
 	// base64 of 6n bytes takes 8n characters.
 	const fits = Math.max(0, Math.floor(room / ((HASH_BYTES / 3) * 4)) - 1);
 	return { ...state, seen: seen.encode(Math.min(MAX_SEEN, fits)) };
+}
+
+function laterOf(a: number | null, b: number | null): number | null {
+	return a === null ? b : b === null ? a : Math.max(a, b);
 }
 
 function latestFinish(reading: ListReading, finishedUpToMs: number | null): number | null {

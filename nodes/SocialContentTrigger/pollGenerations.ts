@@ -258,7 +258,14 @@ async function emit(
 			tries.delete(id);
 		}
 	}
-	save(settle(state, decided, { fired, owed, carried, resolvedPending }, seen));
+	const firedIds = new Set(fired);
+	const firedUpToMs = due
+		.filter(({ generation }) => firedIds.has(String(generation.id)))
+		.reduce<number | null>((mark, { generation }) => {
+			const finishedAt = finishTimeMs(generation);
+			return finishedAt === undefined || (mark !== null && mark >= finishedAt) ? mark : finishedAt;
+		}, null);
+	save(settle(state, decided, { fired, owed, carried, resolvedPending, firedUpToMs }, seen));
 	return items;
 }
 

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
+import { Readable } from 'node:stream';
 
 import { API_PATH, APP_URL, api } from './fixtures';
 
@@ -50,6 +51,8 @@ export class GenerationService {
 	listAnswers: Array<[number, unknown]> = [];
 	/** Output files take this long to answer (ms): a slow file server. */
 	fileDelayMs = 0;
+	/** Output files that trickle in, a byte every 100 ms, for as long as they are read. */
+	tricklingFiles = new Set<string>();
 	/** Output files that answer 404. */
 	missingFiles = new Set<string>();
 	/** Ids that finished (to a final status) since `startCounting()`. */
@@ -236,9 +239,24 @@ export class GenerationService {
 					.replace(/\.png$/, '');
 				const answer: [number, unknown, Record<string, string>?] = this.missingFiles.has(id)
 					? [404, { msg: 'file not found' }]
-					: [200, Buffer.from(`png ${id}`), { 'Content-Type': 'image/png' }];
+					: this.tricklingFiles.has(id)
+						? [200, trickle(), { 'Content-Type': 'image/png' }]
+						: [200, Buffer.from(`png ${id}`), { 'Content-Type': 'image/png' }];
 				setTimeout(() => callback(null, answer as [number, string]), this.fileDelayMs);
 			})
 			.persist();
 	}
+}
+
+/** A body that never ends: a byte every 100 ms until the reader goes away. */
+function trickle(): Readable {
+	const timer = setInterval(() => body.push(Buffer.from('p')), 100);
+	const body = new Readable({
+		read: () => undefined,
+		destroy: (error, done) => {
+			clearInterval(timer);
+			done(error);
+		},
+	});
+	return body;
 }

@@ -11,6 +11,8 @@ import { describeVerdict, keepsPromise, runScenario, scenarioArb } from '../help
 
 const RUNS = Number(process.env.TRIGGER_MODEL_RUNS ?? 60);
 const SEED = process.env.TRIGGER_MODEL_SEED ? Number(process.env.TRIGGER_MODEL_SEED) : 38;
+/** With the seed, replays one case (and its shrinking) as a failure printed it: TRIGGER_MODEL_PATH="0:3:1". */
+const PATH = process.env.TRIGGER_MODEL_PATH;
 
 test(`the generation trigger keeps its promise over ${RUNS} random histories (seed ${SEED})`, async () => {
 	const totals = { cases: 0, polls: 0, fired: 0, unshown: 0, unsavedStart: 0, deepTouch: 0 };
@@ -25,7 +27,7 @@ test(`the generation trigger keeps its promise over ${RUNS} random histories (se
 			totals.deepTouch += verdict.documented.deepTouch;
 			if (!keepsPromise(verdict)) throw new Error(describeVerdict(verdict));
 		}),
-		{ numRuns: RUNS, seed: SEED, endOnFailure: false, verbose: 1 },
+		{ numRuns: RUNS, seed: SEED, path: PATH, endOnFailure: false, verbose: 1 },
 	);
 	// eslint-disable-next-line no-console
 	console.info(

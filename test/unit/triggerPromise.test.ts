@@ -11,6 +11,7 @@ import nock from 'nock';
 import {
 	plan,
 	baseline,
+	MAX_PENDING,
 	readState,
 	type GenerationState,
 } from '../../nodes/SocialContentTrigger/generationState';
@@ -232,4 +233,52 @@ describe('upgrade from layout 3 (32-bit hashes in the order written)', () => {
 			expect(await quietPolls(n8n, 2)).toEqual(['later']);
 		},
 	);
+});
+
+describe('a poll ends within its budget whatever the files do', () => {
+	test('a file that trickles in for ever: the poll ends in time and carries the generation over; it fires once when the file comes', async () => {
+		const service = new GenerationService(NO_TIMESTAMPS);
+		service.serve();
+		service.createDone('seed');
+		const n8n = new SimulatedN8n(
+			'durable',
+			{ events: ['done'], downloadOutputs: true },
+			apiKeyCredentials,
+		);
+		n8n.durablePollBudgetMs = 4000; // ours: 3.2 s
+		await n8n.activate();
+		service.tricklingFiles.add('slow');
+		service.createDone('slow');
+		const started = Date.now();
+		expect(await n8n.poll()).toBeNull();
+		expect(Date.now() - started).toBeLessThan(3200 + 1500);
+		expect(n8n.pollErrors).toEqual([]);
+		service.tricklingFiles.clear();
+		expect(await quietPolls(n8n, 2)).toEqual(['slow']);
+	});
+
+	test('more generations than the pending list holds carried over past the budget: none lost, none twice', async () => {
+		const service = new GenerationService({ timestamps: 'finish', order: 'creation' });
+		service.serve();
+		service.createDone('seed');
+		const n8n = new SimulatedN8n(
+			'durable',
+			{ events: ['done'], downloadOutputs: true },
+			apiKeyCredentials,
+		);
+		n8n.durablePollBudgetMs = 2500; // ours: 2 s, of which 0.5 s to start generations
+		await n8n.activate();
+		service.fileDelayMs = 3;
+		const made = service.createDoneMany('c_', 307);
+		const perPoll: number[] = [];
+		const fired: string[] = [];
+		for (let poll = 0; poll < 20; poll++) {
+			const once = ids(await n8n.poll());
+			perPoll.push(once.length);
+			fired.push(...once);
+		}
+		// More carried over after the first poll than the pending list holds (MAX_PENDING).
+		expect(made.length - perPoll[0]).toBeGreaterThan(MAX_PENDING);
+		expect([...fired].sort()).toEqual([...made].sort());
+	}, 60_000);
 });

@@ -165,6 +165,7 @@ export async function downloadFile(
 		requestLimits(run, itemIndex).timeoutMs,
 		file,
 		cancelSignalOf(run.n8n),
+		run.deadlineMs,
 	);
 	const disposition = String(response.headers['content-disposition'] ?? '');
 	const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
@@ -195,13 +196,15 @@ interface WatchedBody {
  * covers only the wait for the headers, so a file server that sends headers and then nothing
  * would hold the item (or the trigger's poll) for ever. Every chunk that arrives restarts the
  * count, so a slow but moving download is never cut; nor is one whose reader is busy (its
- * buffer full: the silence is ours, not the server's).
+ * buffer full: the silence is ours, not the server's). A run with a deadline (a trigger poll)
+ * ends it then too, however it moves: the poll carries that generation over instead.
  */
 function endOnSilence(
 	body: FileStream,
 	idleMs: number,
 	file: Partial<DownloadedFile>,
 	signal?: AbortSignal,
+	deadlineMs?: number,
 ): void {
 	const stream = body as unknown as WatchedBody;
 	if (typeof stream.push !== 'function' || typeof stream.destroy !== 'function') return;
@@ -216,15 +219,18 @@ function endOnSilence(
 	const checkEveryMs = Math.max(50, Math.min(1000, idleMs / 4));
 	const watch = async () => {
 		while (!ended && !signal?.aborted) {
-			await abortableWait(checkEveryMs, signal);
+			const untilDeadlineMs = deadlineMs === undefined ? Infinity : deadlineMs - Date.now();
+			await abortableWait(Math.max(0, Math.min(checkEveryMs, untilDeadlineMs)), signal);
 			if (ended) return;
 			if ((stream.readableLength ?? 0) >= (stream.readableHighWaterMark ?? Infinity))
 				lastDataMs = Date.now();
-			if (Date.now() - lastDataMs >= idleMs) {
-				file.stalledAfterMs = idleMs;
-				const error = Object.assign(new Error(`no data for ${Math.round(idleMs / 1000)} s`), {
-					code: 'ETIMEDOUT',
-				});
+			const outOfTime = deadlineMs !== undefined && Date.now() >= deadlineMs;
+			if (outOfTime || Date.now() - lastDataMs >= idleMs) {
+				if (!outOfTime) file.stalledAfterMs = idleMs;
+				const reason = outOfTime
+					? 'out of time for this poll'
+					: `no data for ${Math.round(idleMs / 1000)} s`;
+				const error = Object.assign(new Error(reason), { code: 'ETIMEDOUT' });
 				// The reader learns at once; destroying a fetch body may wait on the silent connection
 				// before it reports anything (a second report then finds this listener, not a crash).
 				stream.on('error', () => undefined);
@@ -258,7 +264,8 @@ export async function saveDownload<T>(
 				(file.data as { complete?: boolean }).complete === false || isNetworkError(error);
 			// Not the download (n8n could not store the file, say): as it is, with the item's index.
 			if (!broken) throw new NodeOperationError(run.n8n.getNode(), error as Error, { itemIndex });
-			if (tries <= READ_RETRY_DELAYS_MS.length && !signal?.aborted) {
+			const outOfTime = run.deadlineMs !== undefined && Date.now() >= run.deadlineMs;
+			if (tries <= READ_RETRY_DELAYS_MS.length && !signal?.aborted && !outOfTime) {
 				await abortableWait(READ_RETRY_DELAYS_MS[tries - 1], signal);
 				continue;
 			}
