@@ -12,7 +12,8 @@ import { InsertionMemory } from './idMemory';
  *    outcome (fired, passed over by the filters, or already so at activation). One held never
  *    fires again, whatever else changes: its text, its date, the list it turns up in.
  * 2. Waiting posts (`waiting`): ids read queued, scheduled or as drafts. One read later with an
- *    outcome fires, however late it went out. One read waiting again (rescheduled after a
+ *    outcome fires, however late it went out; so does one read before with the other outcome
+ *    (failed, then retried and published between two reads). One read waiting again (rescheduled after a
  *    failure) loses its outcomes: its next outcome is a new event.
  * 3. Due dates: a post never read waiting (created and sent between two reads) fires when it is
  *    due no earlier than LATE_GRACE_MS before the last read. An unknown post with an outcome and
@@ -78,7 +79,8 @@ export function decidePosts(
 	const waiting = new InsertionMemory(state.waiting);
 	const dueSinceMs = state.readAtMs - LATE_GRACE_MS;
 	const fired: PostRecord[] = [];
-	for (const post of onePerId(posts)) {
+	// Oldest first, so when the memory is full what gives way is the oldest, never a recent post.
+	for (const post of oldestFirst(onePerId(posts))) {
 		if (post.status === 'waiting') {
 			for (const outcome of OUTCOMES) final.delete(`${post.id}|${outcome}`);
 			waiting.add(post.id);
@@ -87,9 +89,15 @@ export function decidePosts(
 		if (post.status !== 'published' && post.status !== 'failed') continue; // no state given: nothing to tell
 		const key = `${post.id}|${post.status}`;
 		if (final.has(key)) continue;
+		// Read with the other outcome before (failed, then retried and published): a new outcome.
+		const changed = OUTCOMES.some(
+			(outcome) => outcome !== post.status && final.has(`${post.id}|${outcome}`),
+		);
 		if (
 			fires &&
-			(waiting.has(post.id) || (post.date !== undefined && post.date.getTime() >= dueSinceMs))
+			(waiting.has(post.id) ||
+				changed ||
+				(post.date !== undefined && post.date.getTime() >= dueSinceMs))
 		)
 			fired.push(post);
 		final.add(key);

@@ -45,8 +45,12 @@ function recordKey(ctx: IPollFunctions): string {
 	return `socialContentTrigger:${ctx.getNode().id}`;
 }
 
-/** The quiet copy of each trigger's family, with a hash of the saved state it grew from. */
-const quietCopies = new Map<string, { base: number; state: Sequenced }>();
+/**
+ * The quiet copy of each trigger's family, with a hash of the saved state it grew from and one of
+ * itself: the classic engine keeps a poll's unsaved state in memory, so the next poll reads the
+ * copy itself back, and its copy still grows from what n8n saved.
+ */
+const quietCopies = new Map<string, { base: number; hash: number; state: Sequenced }>();
 /** The saved state each poll started from (hashed), per family: the base of a copy it makes. */
 const basesOfPoll = new WeakMap<IPollFunctions, Map<Family, number>>();
 /** Triggers whose quiet copy is kept, at most (the oldest written give way). */
@@ -70,8 +74,9 @@ function newestState<Stored extends object, State extends Stored & Sequenced>(
 	const record = ctx.getWorkflowStaticData('global')[recordKey(ctx)] as IDataObject | undefined;
 	const storedHash = stored === undefined ? NO_STATE : fnv1a32(JSON.stringify(stored));
 	const quiet = quietCopies.get(`${triggerKey(ctx)}/${family}`);
-	const onStored =
-		quiet?.base === storedHash && !(activation && stored === undefined) ? quiet : undefined;
+	const grewFromStored =
+		quiet !== undefined && (quiet.base === storedHash || quiet.hash === storedHash);
+	const onStored = grewFromStored && !(activation && stored === undefined) ? quiet : undefined;
 	let newest = stored;
 	for (const copy of [record?.[family], onStored?.state]) {
 		if (!isCurrent(copy) || typeof copy.seq !== 'number') continue;
@@ -80,9 +85,7 @@ function newestState<Stored extends object, State extends Stored & Sequenced>(
 			newest = copy;
 	}
 	if (!basesOfPoll.has(ctx)) basesOfPoll.set(ctx, new Map());
-	basesOfPoll
-		.get(ctx)!
-		.set(family, onStored && newest === onStored.state ? onStored.base : storedHash);
+	basesOfPoll.get(ctx)!.set(family, onStored ? onStored.base : storedHash);
 	return newest;
 }
 
@@ -112,9 +115,15 @@ function saveState<State extends Sequenced>(
 	}
 	const quietKey = `${triggerKey(ctx)}/${family}`;
 	quietCopies.delete(quietKey);
-	const base = basesOfPoll.get(ctx)?.get(family);
+	const text = JSON.stringify(state);
+	// n8n saves what the activation poll leaves, emitting or not: that is the base from then on.
+	const base = how.activation ? fnv1a32(text) : basesOfPoll.get(ctx)?.get(family);
 	if (!how.emitted && base !== undefined) {
-		quietCopies.set(quietKey, { base, state: JSON.parse(JSON.stringify(state)) as Sequenced });
+		quietCopies.set(quietKey, {
+			base,
+			hash: fnv1a32(text),
+			state: JSON.parse(text) as Sequenced,
+		});
 		if (quietCopies.size > MAX_QUIET_COPIES)
 			quietCopies.delete(quietCopies.keys().next().value as string);
 	}

@@ -356,3 +356,32 @@ describe('post state', () => {
 		);
 	});
 });
+
+describe('post outcomes the model search found (#38)', () => {
+	const at = Date.UTC(2026, 10, 25, 12);
+	const post = (id: string, state: string, msBefore: number) =>
+		readPost({ id, state, publishDate: new Date(at - msBefore).toISOString() })!;
+
+	test(`${MAX_FINAL + 7} outcomes at activation, listed newest first: the newest are kept, so none of them fires later`, () => {
+		// One a second, the newest 900 inside the 15-minute grace before the read.
+		const posts = Array.from({ length: MAX_FINAL + 7 }, (_, index) =>
+			post(`p${index}`, 'PUBLISHED', (index + 1) * 1000),
+		);
+		const start = baselinePosts(posts, at);
+		const again = decidePosts(start, posts, at + 60_000);
+		expect(again.fired.map((record) => record.id)).toEqual([]);
+	});
+
+	test('a post read failed, then retried and published with its date kept: Published fires', () => {
+		const day = 86_400_000;
+		// Failed before activation, due two days ago; retried and published after it.
+		const start = baselinePosts([post('r', 'ERROR', 2 * day)], at - day);
+		const published = decidePosts(start, [post('r', 'PUBLISHED', 2 * day)], at);
+		expect(published.fired.map((record) => `${record.id}|${record.status}`)).toEqual([
+			'r|published',
+		]);
+		expect(
+			decidePosts(published.next, [post('r', 'PUBLISHED', 2 * day)], at + 60_000).fired,
+		).toEqual([]);
+	});
+});
