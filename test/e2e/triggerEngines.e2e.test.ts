@@ -40,6 +40,8 @@ const ENGINES = Object.keys(ENGINE_SETTINGS) as Engine[];
 jest.setTimeout(30 * 60_000);
 
 const KEY = 'sk_sandbox_demo_key';
+/** Finished before activation: more than the activation record holds (1,000 ids), a prime. */
+const OLD_AT_ACTIVATION = 1009;
 const WORKFLOW_ID = 'scTriggerEngines';
 const instances = new Map<Engine, { n8n: N8n; sandbox: Sandbox; url: string }>();
 const printed: string[] = [];
@@ -89,7 +91,11 @@ const workflow = {
 beforeAll(async () => {
 	const bins = installN8n();
 	for (const engine of ENGINES) {
-		const sandbox = createSandbox({ queuedMs: 1e9, runningMs: 0 });
+		const sandbox = createSandbox({
+			queuedMs: 1e9,
+			runningMs: 0,
+			credits: OLD_AT_ACTIVATION + 100,
+		});
 		sandbox.config.generationTimestamps = false;
 		const url = await sandbox.listen();
 		const n8n = new N8n(bins, undefined, ENGINE_SETTINGS[engine]);
@@ -119,7 +125,7 @@ afterAll(async () => {
 });
 
 test.concurrent.each(ENGINES)(
-	'%s: activation baseline, finished right after activation, a list failing two polls, a restart, a file that stays missing, deactivate/activate',
+	'%s: activation baseline over 1,009 finished, finished right after activation, a list failing two polls, a restart, a file that stays missing, deactivate/activate',
 	async (engine) => {
 		const { n8n, sandbox, url } = instances.get(engine)!;
 		const headers = { Authorization: KEY, 'Content-Type': 'application/json' };
@@ -191,7 +197,13 @@ test.concurrent.each(ENGINES)(
 
 		await n8n.start();
 		const apiKey = await n8n.ownerApiKey();
-		const old = [await start(), await start(), await start()];
+		const old: string[] = [];
+		while (old.length < OLD_AT_ACTIVATION)
+			old.push(
+				...(await Promise.all(
+					Array.from({ length: Math.min(50, OLD_AT_ACTIVATION - old.length) }, start),
+				)),
+			);
 		await finish(old);
 		const [p1, p2] = [await start(), await start()];
 
