@@ -441,9 +441,10 @@ async function triggerLimits() {
 		const id = (n: number) => String(n).padStart(idLength, '0');
 		const ids = (from: number, count: number) =>
 			Array.from({ length: count }, (_, i) => id(from + i));
-		const start = baseline({
-			entries: ids(0, MAX_SEEN * 2).map((value) => ({ id: value, status: 'done' })),
-		});
+		const start = baseline(
+			{ entries: ids(0, MAX_SEEN * 2).map((value) => ({ id: value, status: 'done' })) },
+			Date.now(),
+		);
 		const full = settle(
 			{ ...start, pending: ids(1e6, MAX_PENDING * 2) },
 			{ listed: [], pending: ids(1e6, MAX_PENDING * 2), finishedUpToMs: Date.now() },

@@ -18,14 +18,17 @@ export { SeenMemory };
  * 2. Statuses (`pending`): ids seen `queued`/`running`. One seen finished later fires, wherever the
  *    list puts it. One the read did not reach is asked for by id (a few per poll); 404: forgotten.
  * 3. Position: the list is newest first (by creation, completion or update). An unknown finished
- *    id above the lowest known one is new; below it, it is an old one the memory never held (a
- *    deep page), and does not fire. A list with no known id at all (every one replaced) is all new.
+ *    id above the lowest known one is new. One below it is old only when at least half as many
+ *    known ids as the memory holds are above it: the memory keeps the newest, so such an id is
+ *    past its reach (a deep page). Fewer known ones above it (a list cut to its newest entries, a
+ *    generation that finished late or was changed floating to the top) place nothing: it is new.
+ *    A list with no known id at all (every one replaced) is all new.
  * 4. Finish times, where the service gives them, place an id exactly (after the latest finish
  *    seen: new, even if its hash is remembered; well before it: old, even at the top of a list
  *    sorted by update).
  *
- * A reading with no entries (an empty or unrecognisable answer) moves nothing, and is never taken
- * as a starting point. The state only grows to STATE_MAX_BYTES as JSON: the memory gives way to
+ * A reading with no entries (an empty or unrecognisable answer) moves nothing; an answer with no
+ * list is never a starting point, and an empty list one that doubts itself (`emptyAtMs`). The state only grows to STATE_MAX_BYTES as JSON: the memory gives way to
  * the other parts from the bottom of the list, so what it keeps is always the newest, and an id
  * below the lowest one it holds is old by position (3). A hash can mistake a new id for a
  * remembered one: 48-bit hashes, MAX_SEEN held, see idMemory.ts for the odds.
@@ -44,6 +47,11 @@ export interface GenerationState {
 	finishedUpToMs: number | null;
 	/** Which instance and credential the state was read from (see stateCopies.ts). */
 	source?: string;
+	/**
+	 * Set while every read since the starting point showed an empty list (n8n's clock at the first):
+	 * a new account, or a service answering `[]` for a moment. See EMPTY_START_MAX_NEW.
+	 */
+	emptyAtMs?: number;
 }
 
 export interface OwedGeneration {
@@ -70,6 +78,15 @@ export const MAX_ATTEMPTS = 5;
  */
 export const FINISH_GUARD_SLACK_MS = 60 * 1000;
 
+/**
+ * After a starting point on an empty list, the first read that shows generations: finished ones
+ * with a finish time fire when they finished after the empty read (less this slack, for clocks
+ * that differ); without one, they fire when there are at most EMPTY_START_MAX_NEW of them (a new
+ * account's first generations). More than that is a history an empty answer hid: none fires.
+ */
+export const EMPTY_START_SLACK_MS = 15 * 60 * 1000;
+export const EMPTY_START_MAX_NEW = 20;
+
 const PENDING_STATUSES = ['queued', 'running'];
 export function isPending(generation: IDataObject): boolean {
 	return PENDING_STATUSES.includes(String(generation.status));
@@ -78,6 +95,8 @@ export function isPending(generation: IDataObject): boolean {
 /** One poll's reading of the list: the entries in list order. */
 export interface ListReading {
 	entries: IDataObject[];
+	/** The answer was a list with nothing in it (not an answer with no list at all). */
+	emptyList?: boolean;
 }
 
 export interface Plan {
@@ -90,10 +109,12 @@ export interface Plan {
 	/** Pending ids once the reading is taken into account (fired ones are removed by `settle`). */
 	pending: string[];
 	finishedUpToMs: number | null;
+	/** Kept while reads show no generation at all (see GenerationState.emptyAtMs). */
+	emptyAtMs?: number;
 }
 
 /** The state at activation: every finished generation read is old; the pending ones are remembered. */
-export function baseline(reading: ListReading, seq = 0): GenerationState {
+export function baseline(reading: ListReading, nowMs: number, seq = 0): GenerationState {
 	const entries = dedupe(reading.entries);
 	return fit(
 		{
@@ -105,6 +126,7 @@ export function baseline(reading: ListReading, seq = 0): GenerationState {
 			),
 			owed: [],
 			finishedUpToMs: latestFinish(reading, null),
+			...(entries.length ? {} : { emptyAtMs: nowMs }),
 		},
 		SeenMemory.of(finishedIds(entries)),
 	);
@@ -126,22 +148,27 @@ export function plan(
 	const pending = new Set(state.pending);
 	const entries = dedupe(reading.entries);
 
-	let lowestKnown = -1;
-	entries.forEach((entry, index) => {
-		if (
+	const known = entries.map(
+		(entry) =>
 			!isPending(entry) &&
 			!pending.has(idOf(entry)) &&
-			(seen.has(idOf(entry)) || owed.has(idOf(entry)))
-		)
-			lowestKnown = index;
-	});
+			(seen.has(idOf(entry)) || owed.has(idOf(entry))),
+	);
+	const lowestKnown = known.lastIndexOf(true);
+	// Below this many remembered ones, an unknown id is past what the memory reaches: old. Fewer
+	// above it (a list cut short, one that finished late or was changed floating to the top) say
+	// nothing of its age.
+	const pastMemory = Math.max(1, Math.floor(seen.size / 2));
+	let knownAbove = 0;
 	const guardMs =
 		state.finishedUpToMs === null ? null : state.finishedUpToMs - FINISH_GUARD_SLACK_MS;
+	const afterEmpty = firstAfterEmpty(state, entries, seen, owed, pending);
 
 	const finished: Array<{ entry: IDataObject; index: number }> = [];
 	const stillPending: string[] = [];
 	entries.forEach((entry, index) => {
 		const id = idOf(entry);
+		if (index > 0 && known[index - 1]) knownAbove++;
 		if (isPending(entry)) {
 			stillPending.push(id);
 			return;
@@ -158,10 +185,13 @@ export function plan(
 			finishedAt > state.finishedUpToMs;
 		// A finish time after every one seen places it, whatever a remembered hash says.
 		if (placedNew) finished.push({ entry, index });
-		else if (seen.has(id)) return;
+		else if (afterEmpty) {
+			if (afterEmpty(entry)) finished.push({ entry, index });
+		} else if (seen.has(id)) return;
 		else {
 			const placedOld = finishedAt !== undefined && guardMs !== null && finishedAt < guardMs;
-			if (!placedOld && (lowestKnown < 0 || index < lowestKnown)) finished.push({ entry, index });
+			const placedAbove = index < lowestKnown || knownAbove < pastMemory;
+			if (!placedOld && placedAbove) finished.push({ entry, index });
 		}
 	});
 
@@ -172,6 +202,7 @@ export function plan(
 		finished: oldestFirst(finished),
 		unseenPending,
 		listed: finishedIds(entries),
+		...(entries.length || state.emptyAtMs === undefined ? {} : { emptyAtMs: state.emptyAtMs }),
 		pending: unique([...unseenPending, ...stillPending]),
 		// Up to what is decided: one that fires later (carried over) must still be after the mark.
 		finishedUpToMs: latestFinish(
@@ -181,10 +212,34 @@ export function plan(
 	};
 }
 
+/**
+ * The first read with generations after a starting point on an empty list: which unknown finished
+ * ones fire (see EMPTY_START_MAX_NEW); undefined when that is not this read.
+ */
+function firstAfterEmpty(
+	state: GenerationState,
+	entries: IDataObject[],
+	seen: IdLookup,
+	owed: Set<string>,
+	pending: Set<string>,
+): ((entry: IDataObject) => boolean) | undefined {
+	if (state.emptyAtMs === undefined) return undefined;
+	const since = state.emptyAtMs - EMPTY_START_SLACK_MS;
+	const unknown = entries.filter((entry) => {
+		const id = String(entry.id);
+		return !isPending(entry) && !pending.has(id) && !owed.has(id) && !seen.has(id);
+	});
+	const fewEnough = unknown.length <= EMPTY_START_MAX_NEW;
+	return (entry) => {
+		const finishedAt = finishTimeMs(entry);
+		return finishedAt !== undefined ? finishedAt >= since : fewEnough;
+	};
+}
+
 /** The state after a poll: what fired or was passed over is remembered, what is owed or carried is kept. */
 export function settle(
 	state: GenerationState,
-	decided: Pick<Plan, 'listed' | 'pending' | 'finishedUpToMs'>,
+	decided: Pick<Plan, 'listed' | 'pending' | 'finishedUpToMs' | 'emptyAtMs'>,
 	outcome: {
 		fired: string[];
 		owed: OwedGeneration[];
@@ -227,6 +282,7 @@ export function settle(
 				.map((owed) => ({ ...owed, error: owed.error.slice(0, MAX_ERROR_LENGTH) })),
 			finishedUpToMs: laterOf(decided.finishedUpToMs, outcome.firedUpToMs ?? null),
 			source: state.source,
+			...(decided.emptyAtMs === undefined ? {} : { emptyAtMs: decided.emptyAtMs }),
 		},
 		seen.withOnTop(known),
 	);
@@ -360,6 +416,7 @@ export function fromV2(old: StateV2): GenerationState {
 export function fromV1(
 	old: StateV1,
 	reading: ListReading,
+	nowMs: number,
 ): { finished: IDataObject[]; next: GenerationState } {
 	const exactIds =
 		Object.keys(old.seen).length < V1_MAX_REMEMBERED &&
@@ -374,7 +431,10 @@ export function fromV1(
 		}
 		return exactIds;
 	});
-	const next = baseline({ entries: reading.entries.filter((entry) => !fires.includes(entry)) });
+	const next = baseline(
+		{ entries: reading.entries.filter((entry) => !fires.includes(entry)) },
+		nowMs,
+	);
 	return {
 		finished: oldestFirst(fires.map((entry) => ({ entry, index: reading.entries.indexOf(entry) }))),
 		next,

@@ -32,6 +32,8 @@ export function idHash(id: string): number {
 /** What the decisions need of a memory: whether an id is in it. */
 export interface IdLookup {
 	has(id: string): boolean;
+	/** Ids held. */
+	readonly size: number;
 }
 
 /** The memory: hashes in list order (newest first), with a set for lookups. */

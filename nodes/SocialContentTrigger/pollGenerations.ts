@@ -80,20 +80,20 @@ export async function pollGenerations(
 
 	if (!state) {
 		// First activation: what is already finished is the baseline, not an event. Only a read
-		// that shows generations is one: an empty or unreadable answer would make the whole history
-		// new at the next poll.
+		// that shows a list is one: an answer with no list would make the whole history new at the
+		// next poll (an empty list is a starting point that still doubts itself: see emptyAtMs).
 		const reading = await readGenerations(run, deepEnough());
-		if (!reading.entries.length) {
+		if (!reading.entries.length && !reading.emptyList) {
 			run.n8n.logger.warn(
-				'Social Content Trigger: the list of generations came back empty; the starting point is taken at the next poll that shows generations',
+				'Social Content Trigger: the answer to the list of generations held no list; the starting point is taken at the next poll that shows one',
 			);
 			return { items: [], commit: family.commitOf(undefined) };
 		}
-		save(baseline(reading));
+		save(baseline(reading, Date.now()));
 		return { items: [], commit: family.commitOf(next) };
 	}
 	if (state.v === 1) {
-		const upgraded = fromV1(state, await readGenerations(run, deepEnough()));
+		const upgraded = fromV1(state, await readGenerations(run, deepEnough()), Date.now());
 		const due = upgraded.finished.map((generation) => ({ generation, attempts: 0 }));
 		const after = upgraded.next;
 		const items = await emit(
@@ -128,6 +128,10 @@ export async function pollGenerations(
 	const deep = deepEnough();
 	const reading = await readGenerations(run, (page) => (upgrading ? deep(page) : !knownOn(page)));
 	const decided = plan(current, reading, lookup);
+	if (current.emptyAtMs !== undefined && reading.entries.length && !decided.finished.length)
+		run.n8n.logger.info(
+			'Social Content Trigger: the list was empty when the trigger started; the generations it shows now are taken as what was there before, and do not fire',
+		);
 	const { finished, resolvedPending, checked } = await askForUnseen(run, decided.unseenPending);
 
 	const listed = new Map(
@@ -178,14 +182,16 @@ async function readGenerations(
 	maxPages?: number,
 ): Promise<ListReading> {
 	const entries: IDataObject[] = [];
+	let emptyList = false;
 	await walkPages(run, '/studio/generations', { listKeys: ['generations'], maxPages }, (list) => {
+		if (!entries.length && !list.length) emptyList = true;
 		const page = list
 			.map(normaliseGeneration)
 			.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
 		entries.push(...page);
 		return readOn(page) && timeLeft(run) > MIN_TIME_PER_GENERATION_MS;
 	});
-	return { entries };
+	return { entries, emptyList };
 }
 
 async function emit(

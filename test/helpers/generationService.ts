@@ -41,6 +41,8 @@ export class GenerationService {
 	/** Creation order, oldest first. */
 	private generations: Generation[] = [];
 	private clock = Date.UTC(2026, 10, 22, 9, 0, 0);
+	/** The service's clock keeps to the real one (a millisecond apart at least), not a second an event from a fixed day. */
+	realTime = false;
 	requests: string[] = [];
 	/** The next list reads fail with this status. */
 	listFailures = 0;
@@ -64,12 +66,17 @@ export class GenerationService {
 
 	constructor(public shape: ListShape) {}
 
+	private tick(): number {
+		this.clock = this.realTime ? Math.max(this.clock + 1, Date.now()) : this.clock + 1000;
+		return this.clock;
+	}
+
 	startCounting(): void {
 		this.counting = true;
 	}
 
 	create(id: string, format = 'slideshow'): void {
-		const now = (this.clock += 1000);
+		const now = this.tick();
 		const generation: Generation = {
 			id,
 			status: 'queued',
@@ -86,7 +93,7 @@ export class GenerationService {
 
 	finish(id: string, status: 'done' | 'failed' = 'done'): void {
 		const generation = this.find(id);
-		const now = (this.clock += 1000);
+		const now = this.tick();
 		generation.status = status;
 		generation.finishedMs = generation.updatedMs = now;
 		generation.outputs = status === 'done' ? [{ id: `m_${id}`, path: `/uploads/${id}.png` }] : [];
@@ -110,7 +117,7 @@ export class GenerationService {
 	/** The service changes an old generation: metadata, outputs moved. Its status stays. */
 	touch(id: string): void {
 		const generation = this.find(id);
-		generation.updatedMs = this.clock += 1000;
+		generation.updatedMs = this.tick();
 		generation.note = `touched ${generation.updatedMs}`;
 		generation.outputs = generation.outputs.map((output) => ({
 			...output,

@@ -6,7 +6,9 @@
  *
  * The promise checked: every generation that reaches a watched status after the trigger's starting
  * point fires exactly once; nothing that finished before it ever fires. The starting point is the
- * first poll whose read shows a list with generations in it; when n8n never saved it (the
+ * first poll whose read shows a list; an empty one stays in doubt until a read shows generations:
+ * with finish times, or at most EMPTY_START_MAX_NEW finished, they are new; more than that are a
+ * history the empty answer hid, and that read is the starting point. When n8n never saved it (the
  * activation poll failed, then n8n restarted or the workflow was activated again before a poll
  * emitted), the next such read is a new starting point. Documented losses are counted apart:
  * - what finished between a starting point n8n never saved and the next one (it may fire or not);
@@ -21,7 +23,11 @@ import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import nock from 'nock';
 
-import { MAX_SEEN, readState } from '../../nodes/SocialContentTrigger/generationState';
+import {
+	EMPTY_START_MAX_NEW,
+	MAX_SEEN,
+	readState,
+} from '../../nodes/SocialContentTrigger/generationState';
 import { apiKeyCredentials } from './fixtures';
 import { GenerationService, type ListShape } from './generationService';
 import { ENGINES, SimulatedN8n, type Engine } from './pollEngines';
@@ -186,6 +192,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	nock.cleanAll();
 	const p = `m${++casesRun}_`;
 	const service = new GenerationService(scenario.shape);
+	service.realTime = true; // the starting point on an empty list compares finish times with n8n's clock
 	service.serve();
 	const statuses = scenario.failedToo ? ['done', 'failed'] : ['done'];
 	const n8n = new SimulatedN8n(
@@ -205,6 +212,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	const unread = new Set<string>(); // finished, no read since
 	const starts: number[] = []; // event counter at each starting point
 	let started = false;
+	let emptyStart = false; // started on an empty list, no generation read since
 	let made = 0;
 	const fired = new Map<string, number>();
 	let polls = 0;
@@ -275,18 +283,29 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			}
 	};
 	/** A poll whose list read will show generations takes the starting point, if none is held. */
-	const readsList = () => {
+	/** A poll reads the list; `answer` is what it shows (null: an answer with no list in it). */
+	const readsList = (answer: Array<{ id: string; status: string }> | null = service.listed()) => {
+		if (!answer) return;
 		if (scenario.shape.window) {
 			const visible = new Set(service.listed().map((generation) => generation.id));
 			for (const id of pending) if (visible.has(id)) shown.add(id);
 			for (const id of unread) if (visible.has(id)) shown.add(id);
 			unread.clear();
 		}
-		if (!started && service.listed().length > 0) {
+		if (!started) {
 			started = true;
+			emptyStart = answer.length === 0;
 			starts.push(clock);
+		} else if (emptyStart && answer.length > 0) {
+			emptyStart = false;
+			const finishedShown = answer.filter((g) => g.status === 'done' || g.status === 'failed');
+			if (scenario.shape.timestamps === 'none' && finishedShown.length > EMPTY_START_MAX_NEW)
+				starts.push(clock);
 		}
 	};
+	/** What an odd answer shows, as readsList takes it: `[]` is an empty list, the rest no list. */
+	const oddList = (answer: [number, unknown]) =>
+		Array.isArray(answer[1]) ? (answer[1] as never[]) : null;
 	/** Whether n8n holds a starting point in what it saved (the node's data, the activation record, the cursor). */
 	const savedByN8n = () => {
 		const node = n8n.saved['node:Trigger'] as IDataObject | undefined;
@@ -300,7 +319,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	};
 	/** n8n lost the process (restart) or activates anew: an unsaved starting point is gone. */
 	const forgetUnsaved = () => {
-		if (!savedByN8n()) started = false;
+		if (!savedByN8n()) started = emptyStart = false;
 	};
 
 	for (let i = 0; i < scenario.atActivation; i++) create('done');
@@ -309,8 +328,11 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	if (scenario.activation === 'fail503') {
 		service.listFailStatus = 503;
 		service.listFailures = 1;
-	} else if (scenario.activation === 'oddAnswer') service.listAnswers.push(ODD_ANSWERS[made % 4]);
-	else readsList();
+	} else if (scenario.activation === 'oddAnswer') {
+		const answer = ODD_ANSWERS[made % 4];
+		service.listAnswers.push(answer);
+		readsList(oddList(answer));
+	} else readsList();
 	record(await n8n.activate());
 	polls++;
 
@@ -325,10 +347,14 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				record(await n8n.poll());
 				service.listFailures = 0;
 				break;
-			case 'oddAnswer':
-				service.listAnswers.push(ODD_ANSWERS[polls % ODD_ANSWERS.length]);
+			case 'oddAnswer': {
+				const answer = ODD_ANSWERS[polls % ODD_ANSWERS.length];
+				service.listAnswers.push(answer);
+				// Once started, an answer with nothing in it moves nothing.
+				if (!started) readsList(oddList(answer));
 				record(await n8n.poll());
 				break;
+			}
 			case 'restart':
 				forgetUnsaved();
 				for (const id of pending) shown.delete(id);

@@ -583,9 +583,12 @@ describe('Social Content Trigger: state stays small', () => {
 		'every part of the state at its cap, with %i-character ids and long errors: under 64 KiB, the memory as large as fits',
 		(idLength) => {
 			const id = (n: number) => String(n).padStart(idLength, '0');
-			const start = baseline({
-				entries: Array.from({ length: MAX_SEEN * 2 }, (_, i) => ({ id: id(i), status: 'done' })),
-			});
+			const start = baseline(
+				{
+					entries: Array.from({ length: MAX_SEEN * 2 }, (_, i) => ({ id: id(i), status: 'done' })),
+				},
+				Date.now(),
+			);
 			const full = settle(
 				{
 					...start,

@@ -11,6 +11,7 @@ import nock from 'nock';
 import {
 	plan,
 	baseline,
+	EMPTY_START_MAX_NEW,
 	MAX_PENDING,
 	readState,
 	type GenerationState,
@@ -153,11 +154,11 @@ test('the credential changes to another account: a new starting point, none of i
 describe('what decides, given a remembered hash', () => {
 	const hour = 3_600_000;
 	const state = (finishedUpToMs: number): GenerationState => ({
-		...baseline({ entries: [{ id: 'seed', status: 'done' }] }),
+		...baseline({ entries: [{ id: 'seed', status: 'done' }] }, Date.now()),
 		finishedUpToMs,
 	});
 	// A memory that holds every hash: what a collision with a new id looks like.
-	const everything = { has: () => true };
+	const everything = { has: () => true, size: 1 };
 
 	test('a finish time after every one seen fires, whatever the memory says', () => {
 		const t = Date.UTC(2026, 10, 25);
@@ -281,4 +282,48 @@ describe('a poll ends within its budget whatever the files do', () => {
 		expect(made.length - perPoll[0]).toBeGreaterThan(MAX_PENDING);
 		expect([...fired].sort()).toEqual([...made].sort());
 	}, 60_000);
+});
+
+describe('a starting point on an empty list (a new account, or an answer of [] for a moment)', () => {
+	test.each(ENGINES)(
+		'%s: the first generations of a new account fire, even finished between two polls',
+		async (engine) => {
+			const service = new GenerationService(NO_TIMESTAMPS);
+			service.serve();
+			const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+			expect(await n8n.activate()).toBeNull();
+			service.createDone('first');
+			service.createDone('second');
+			expect(await quietPolls(n8n, 3)).toEqual(['first', 'second']);
+		},
+	);
+
+	test(`more than ${EMPTY_START_MAX_NEW} finished at the first read after an empty one, with no finish times: a history, none fires (it says so in the log)`, async () => {
+		const info = jest.spyOn(Container.get(Logger), 'info');
+		const service = new GenerationService(NO_TIMESTAMPS);
+		service.serve();
+		service.createDoneMany('old_', EMPTY_START_MAX_NEW + 1);
+		service.listAnswers.push([200, []]);
+		const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
+		await n8n.activate();
+		expect(await quietPolls(n8n, 2)).toEqual([]);
+		expect(info.mock.calls.map(([message]) => String(message)).join('\n')).toMatch(
+			/list was empty when the trigger started/,
+		);
+		service.createDone('new');
+		expect(await quietPolls(n8n, 1)).toEqual(['new']);
+		info.mockRestore();
+	});
+
+	test('with finish times: what finished after the empty read fires, however many; what finished long before does not', async () => {
+		const service = new GenerationService({ timestamps: 'finish', order: 'completion' });
+		service.serve(); // its clock: 2026-11-22, days before n8n's
+		service.createDoneMany('old_', 40);
+		service.listAnswers.push([200, []]);
+		const n8n = new SimulatedN8n('durable', { events: ['done'] }, apiKeyCredentials);
+		await n8n.activate();
+		service.realTime = true;
+		const fresh = service.createDoneMany('new_', EMPTY_START_MAX_NEW + 3);
+		expect(await quietPolls(n8n, 2)).toEqual(fresh);
+	});
 });
