@@ -42,10 +42,7 @@ export class SeenMemory implements IdLookup {
 	private readonly set: Set<number>;
 
 	constructor(encoded = '') {
-		const bytes = Buffer.from(encoded, 'base64');
-		this.order = [];
-		for (let offset = 0; offset + HASH_BYTES <= bytes.length; offset += HASH_BYTES)
-			this.order.push(bytes.readUIntBE(offset, HASH_BYTES));
+		this.order = decodeHashes(encoded, HASH_BYTES);
 		this.set = new Set(this.order);
 	}
 
@@ -75,10 +72,7 @@ export class SeenMemory implements IdLookup {
 
 	/** The newest `count` hashes (the top of the list), base64. */
 	encode(count: number): string {
-		const kept = this.order.slice(0, Math.max(0, count));
-		const bytes = Buffer.alloc(kept.length * HASH_BYTES);
-		kept.forEach((hash, index) => bytes.writeUIntBE(hash, index * HASH_BYTES, HASH_BYTES));
-		return bytes.toString('base64');
+		return encodeHashes(this.order.slice(0, Math.max(0, count)), HASH_BYTES);
 	}
 
 	private push(hash: number): void {
@@ -108,10 +102,7 @@ export class InsertionMemory implements IdLookup {
 	private readonly set: Set<number>;
 
 	constructor(encoded = '') {
-		const bytes = Buffer.from(encoded, 'base64');
-		this.order = [];
-		for (let offset = 0; offset + 4 <= bytes.length; offset += 4)
-			this.order.push(bytes.readUInt32BE(offset));
+		this.order = decodeHashes(encoded, 4);
 		this.set = new Set(this.order);
 	}
 
@@ -139,9 +130,21 @@ export class InsertionMemory implements IdLookup {
 
 	/** The newest `count` hashes written, base64. */
 	encode(count: number): string {
-		const kept = this.order.slice(-Math.max(0, count));
-		const bytes = Buffer.alloc(kept.length * 4);
-		kept.forEach((hash, index) => bytes.writeUInt32BE(hash, index * 4));
-		return bytes.toString('base64');
+		return encodeHashes(count > 0 ? this.order.slice(-count) : [], 4);
 	}
+}
+
+/** Hashes of `width` bytes each, big-endian, from base64. */
+function decodeHashes(encoded: string, width: number): number[] {
+	const bytes = Buffer.from(encoded, 'base64');
+	const hashes: number[] = [];
+	for (let offset = 0; offset + width <= bytes.length; offset += width)
+		hashes.push(bytes.readUIntBE(offset, width));
+	return hashes;
+}
+
+function encodeHashes(hashes: number[], width: number): string {
+	const bytes = Buffer.alloc(hashes.length * width);
+	hashes.forEach((hash, index) => bytes.writeUIntBE(hash, index * width, width));
+	return bytes.toString('base64');
 }

@@ -237,8 +237,9 @@ describe('upgrade from layout 3 (32-bit hashes in the order written)', () => {
 });
 
 describe('a poll ends within its budget whatever the files do', () => {
-	test('a file that trickles in for ever: the poll ends in time and carries the generation over; it fires once when the file comes', async () => {
-		const service = new GenerationService(NO_TIMESTAMPS);
+	/** A durable-engine trigger that downloads outputs, with this budget per scheduled poll, activated. */
+	async function downloading(shape: ListShape, budgetMs: number) {
+		const service = new GenerationService(shape);
 		service.serve();
 		service.createDone('seed');
 		const n8n = new SimulatedN8n(
@@ -246,8 +247,13 @@ describe('a poll ends within its budget whatever the files do', () => {
 			{ events: ['done'], downloadOutputs: true },
 			apiKeyCredentials,
 		);
-		n8n.durablePollBudgetMs = 4000; // ours: 3.2 s
+		n8n.durablePollBudgetMs = budgetMs;
 		await n8n.activate();
+		return { service, n8n };
+	}
+
+	test('a file that trickles in for ever: the poll ends in time and carries the generation over; it fires once when the file comes', async () => {
+		const { service, n8n } = await downloading(NO_TIMESTAMPS, 4000); // ours: 3.2 s
 		service.tricklingFiles.add('slow');
 		service.createDone('slow');
 		const started = Date.now();
@@ -259,16 +265,8 @@ describe('a poll ends within its budget whatever the files do', () => {
 	});
 
 	test('more generations than the pending list holds carried over past the budget: none lost, none twice', async () => {
-		const service = new GenerationService({ timestamps: 'finish', order: 'creation' });
-		service.serve();
-		service.createDone('seed');
-		const n8n = new SimulatedN8n(
-			'durable',
-			{ events: ['done'], downloadOutputs: true },
-			apiKeyCredentials,
-		);
-		n8n.durablePollBudgetMs = 2500; // ours: 2 s, of which 0.5 s to start generations
-		await n8n.activate();
+		// Ours: 2 s, of which 0.5 s to start generations.
+		const { service, n8n } = await downloading({ timestamps: 'finish', order: 'creation' }, 2500);
 		service.fileDelayMs = 3;
 		const made = service.createDoneMany('c_', 307);
 		const perPoll: number[] = [];
