@@ -306,20 +306,25 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	/** What an odd answer shows, as readsList takes it: `[]` is an empty list, the rest no list. */
 	const oddList = (answer: [number, unknown]) =>
 		Array.isArray(answer[1]) ? (answer[1] as never[]) : null;
-	/** Whether n8n holds a starting point in what it saved (the node's data, the activation record, the cursor). */
-	const savedByN8n = () => {
-		const node = n8n.saved['node:Trigger'] as IDataObject | undefined;
+	/** The states n8n saved: the node's data, the activation record, the cursor. */
+	const savedStates = () => {
 		const global = n8n.saved.global as IDataObject | undefined;
 		const record = global?.['socialContentTrigger:trigger-0'] as IDataObject | undefined;
-		return (
-			readState(node ?? {}) !== undefined ||
-			record?.generations !== undefined ||
-			readState(n8n.cursor ?? {}) !== undefined
-		);
+		return [
+			readState((n8n.saved['node:Trigger'] as IDataObject | undefined) ?? {}),
+			record?.generations as IDataObject | undefined,
+			readState(n8n.cursor ?? {}),
+		].filter((state): state is NonNullable<typeof state> => state !== undefined);
 	};
-	/** n8n lost the process (restart) or activates anew: an unsaved starting point is gone. */
+	/**
+	 * n8n lost the process (restart) or activates anew: an unsaved starting point is gone, and so
+	 * is a decision no saved state holds (the read after an empty start, made by a quiet poll).
+	 */
 	const forgetUnsaved = () => {
-		if (!savedByN8n()) started = emptyStart = false;
+		const saved = savedStates();
+		if (!saved.length) started = emptyStart = false;
+		else if (saved.every((state) => (state as { emptyAtMs?: number }).emptyAtMs !== undefined))
+			emptyStart = true;
 	};
 
 	for (let i = 0; i < scenario.atActivation; i++) create('done');
