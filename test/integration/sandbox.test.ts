@@ -279,7 +279,7 @@ describe('against the sandbox', () => {
 			content: { parts: [{ text: 'Hi' }] },
 		});
 		expect(result.error?.message).toBe(
-			'The service redirected POST /posts (302) to /api/public/v1/posts?from=proxy; it was not sent there, so nothing was created or changed',
+			'The service answered POST /posts with a redirect (302) to /api/public/v1/posts?from=proxy; it may already have done it (a 302 usually follows a request that was carried out): check before running it again',
 		);
 		expect((sandbox.state.counts.byRoute as IDataObject)['GET /posts'] ?? 0).toBe(0);
 		expect(sandbox.state.posts).toHaveLength(0);

@@ -11,6 +11,7 @@ import {
 } from '../helpers/fixtures';
 import { runChain, START_NODE_TYPE, ACTION_NODE_TYPE } from '../helpers/harness';
 import nock from 'nock';
+import { notPublicReason } from '../../nodes/SocialContent/actions/media/publicAddress';
 
 const png = Buffer.from('89504e470d0a1a0a-fake-png', 'utf8');
 
@@ -161,4 +162,45 @@ describe('Media → Get Many', () => {
 	});
 
 	// Paged and wrapped answers (the spec does not show them): test/unit/shapeGuesses.test.ts.
+});
+
+describe('Import From URL: private addresses in every spelling are refused before sending (#40)', () => {
+	test.each([
+		['http://[64:ff9b::7f00:1]/a.png', 'a loopback address (127.0.0.1)'],
+		['http://[::ffff:0:7f00:1]/a.png', 'a loopback address (127.0.0.1)'],
+		['http://[2002:7f00:1::]/a.png', 'a loopback address (127.0.0.1)'],
+		['http://[2002:a00:1::]/a.png', 'a private address (10.0.0.1)'],
+		['http://[fec0::1]/a.png', 'a site-local address [fec0::1]'],
+		['http://[ff02::1]/a.png', 'a multicast address [ff02::1]'],
+		['http://198.18.0.1/a.png', 'a benchmarking address (198.18.0.1)'],
+		['http://localhost.localdomain/a.png', 'a name for this machine'],
+		['http://ip6-localhost/a.png', 'a name for this machine'],
+		['http://metadata.google.internal/computeMetadata/v1/', "cloud's metadata"],
+		['http://printer.local/a.png', 'a name for this machine, its network'],
+	])('%s: %s', (url, reason) => {
+		expect(notPublicReason(new URL(url))).toContain(reason);
+	});
+
+	test.each([
+		'https://example.com/a.png',
+		'http://8.8.8.8/a.png',
+		'http://198.20.0.1/a.png',
+		'http://[2606:4700::1111]/a.png',
+		'http://[2002:808:808::]/a.png',
+		'http://internal.example.com/a.png',
+	])('%s: may be public (left to the service)', (url) => {
+		expect(notPublicReason(new URL(url))).toBeUndefined();
+	});
+
+	test('through the node: refused with the reason, and nothing is sent', async () => {
+		const result = await runAction({
+			resource: 'media',
+			operation: 'importFromUrl',
+			url: 'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
+		});
+		expect(result.error?.message).toBe(
+			'"URL" is not a public address: it points to a link-local address (169.254.169.254)',
+		);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
 });

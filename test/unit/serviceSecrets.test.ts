@@ -25,6 +25,21 @@ const SECRET_FIELDS: IDataObject = {
 	'Client-Secret': 'SVC-SECRET-Client-Secret',
 	TOKEN: 'SVC-SECRET-TOKEN',
 	customInstanceDetails: 'SVC-SECRET-customInstanceDetails',
+	// Named as other services name theirs (#40).
+	idToken: 'SVC-SECRET-idToken',
+	id_token: 'SVC-SECRET-id_token',
+	tokenSecret: 'SVC-SECRET-tokenSecret',
+	oauth_token_secret: 'SVC-SECRET-oauth_token_secret',
+	accessTokenSecret: 'SVC-SECRET-accessTokenSecret',
+	privateKey: 'SVC-SECRET-privateKey',
+	apiSecret: 'SVC-SECRET-apiSecret',
+	appSecret: 'SVC-SECRET-appSecret',
+	appPassword: 'SVC-SECRET-appPassword',
+	sessionToken: 'SVC-SECRET-sessionToken',
+	bearerToken: 'SVC-SECRET-bearerToken',
+	authorization: 'SVC-SECRET-authorization',
+	cookie: 'SVC-SECRET-cookie',
+	jwt: 'SVC-SECRET-jwt',
 };
 
 /** A record with the fields the operations read, and secrets at every depth. */
@@ -145,7 +160,15 @@ describe('no secret of the service reaches an item', () => {
 			nested: { list: [{ id: 'inner' }] },
 		});
 		expect(
-			['tokens', 'tokenExpiration', 'secretary', 'passwordHint'].filter(isSecretField),
+			[
+				'tokens',
+				'tokenExpiration',
+				'secretary',
+				'passwordHint',
+				'nextPageToken',
+				'maxTokens',
+				'publicKey',
+			].filter(isSecretField),
 		).toEqual([]);
 	});
 
@@ -189,5 +212,40 @@ describe('no secret of the service reaches an item', () => {
 		});
 		expect(stopped.error).toBeDefined();
 		expect(leaked(errorText(stopped))).toEqual([]);
+	});
+});
+
+describe('secrets in other places of an answer (#40)', () => {
+	test("a post's settings sent as JSON text: a secret inside is stripped too", async () => {
+		nock(APP_URL, { reqheaders: { authorization: API_KEY } })
+			.get(/\/posts/)
+			.query(true)
+			.reply(200, [
+				{
+					id: 'post_1',
+					content: 'Hi',
+					publishDate: '2026-12-01T10:00:00.000Z',
+					settings: JSON.stringify({ who_can_reply: 'everyone', token: 'SVC-SECRET-in-settings' }),
+				},
+			]);
+		const result = await runAction({
+			resource: 'post',
+			operation: 'list',
+			startDate: '2026-11-01',
+			endDate: '2026-12-31',
+		});
+		const json = JSON.stringify(result.output(NODE).map((item) => item.json));
+		expect(json).toContain('who_can_reply');
+		expect(json).not.toContain('SVC-SECRET-in-settings');
+	});
+
+	test("the credential's own key echoed in a 200 answer never reaches the run data", async () => {
+		nock(APP_URL, { reqheaders: { authorization: API_KEY } })
+			.get(/\/is-connected$/)
+			.reply(200, { connected: true, note: `requested with ${API_KEY}`, echo: { key: API_KEY } });
+		const result = await runAction({ resource: 'channel', operation: 'isConnected' });
+		const json = JSON.stringify(result.output(NODE).map((item) => item.json));
+		expect(json).toContain('[redacted]');
+		expect(json).not.toContain(API_KEY);
 	});
 });

@@ -325,3 +325,24 @@ describe('a starting point on an empty list (a new account, or an answer of [] f
 		expect(await quietPolls(n8n, 2)).toEqual(fresh);
 	});
 });
+
+test('numeric ids above 2^53 stay apart: two new generations, two items, their ids as the service wrote them', async () => {
+	const entry = (id: string) =>
+		`{"id":${id},"status":"done","format":"slideshow","credits":1,"outputs":[{"id":"m${id}","path":"/uploads/${id}.png"}]}`;
+	const answers = [
+		`[${entry('17')}]`,
+		`[${entry('9007199254740993')},${entry('9007199254740992')},${entry('17')}]`,
+	];
+	nock('https://app.example.com')
+		.get(GENERATIONS_PATH)
+		.query(true)
+		.times(3)
+		.reply(() => [
+			200,
+			answers.length > 1 ? answers.shift()! : answers[0],
+			{ 'Content-Type': 'application/json' },
+		]);
+	const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
+	await n8n.activate();
+	expect(await quietPolls(n8n, 2)).toEqual(['9007199254740992', '9007199254740993']);
+});

@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { normaliseDates, parseDate } from '../dates';
+import { withoutSecrets } from '../transport/secrets';
 import { toChannel, type Channel } from './channels';
 
 /** Where a post stands: gone out, failed, or anything before that (queued, scheduled, draft). */
@@ -98,7 +99,8 @@ export function normalisePost(post: IDataObject): IDataObject {
 	const copy = { ...post };
 	if (typeof copy.settings === 'string') {
 		try {
-			copy.settings = JSON.parse(copy.settings) as IDataObject;
+			// Parsed after the answer was stripped of secrets: strip what the text held too.
+			copy.settings = withoutSecrets(JSON.parse(copy.settings)) as IDataObject;
 		} catch {
 			// Not JSON after all: left as the service sent it.
 		}

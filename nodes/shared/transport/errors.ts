@@ -109,10 +109,14 @@ export function statusError(
 		return error(
 			read
 				? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}, ${moved ? 'another address, where the node does not take the credential' : 'which the node did not follow (no address, or more than 5 redirects)'}`
-				: `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}; it was not sent there, so nothing was created or changed`,
+				: [301, 307, 308].includes(response.statusCode)
+					? `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}; it was not sent there, so nothing was created or changed`
+					: `The service answered ${response.method} ${response.path} with a redirect (${response.statusCode}) to ${to}; it may already have done it (a ${response.statusCode} usually follows a request that was carried out): check before running it again`,
 			read
 				? fix
-				: `Following it would have turned the request into a GET, or sent it and the credential to another address. ${fix}`,
+				: [301, 307, 308].includes(response.statusCode)
+					? `A ${response.statusCode} asks for the same request at the new address; the node does not send the credential there. ${fix}`
+					: `Following it would have turned the request into a GET. Look in the application (or list what this operation creates) before running the node again, so nothing is made twice. ${fix}`,
 		);
 	}
 	if (response.statusCode === 500 && response.about) {

@@ -231,8 +231,42 @@ export async function bodyText(response: RawResponse): Promise<string> {
  */
 export function parseAnswer(text: string): unknown {
 	try {
-		return withoutSecrets(JSON.parse(text));
+		return withoutSecrets(JSON.parse(keepLargeIntegers(text)));
 	} catch {
 		return text;
 	}
+}
+
+/**
+ * JSON text with every integer too large for a JavaScript number (ids beyond 2^53) turned into a
+ * string of its digits: parsed as a number, 9007199254740993 would become …992, and two
+ * generations one item. Only numbers outside strings are touched.
+ */
+export function keepLargeIntegers(text: string): string {
+	if (!/\d{16}/.test(text)) return text;
+	let out = '';
+	let from = 0;
+	let inString = false;
+	for (let index = 0; index < text.length; index++) {
+		const char = text[index];
+		if (inString) {
+			if (char === '\\') index++;
+			else if (char === '"') inString = false;
+			continue;
+		}
+		if (char === '"') {
+			inString = true;
+			continue;
+		}
+		if (char !== '-' && (char < '0' || char > '9')) continue;
+		let end = index + 1;
+		while (end < text.length && /[0-9.eE+-]/.test(text[end])) end++;
+		const token = text.slice(index, end);
+		if (/^-?\d{16,}$/.test(token) && !Number.isSafeInteger(Number(token))) {
+			out += `${text.slice(from, index)}"${token}"`;
+			from = end;
+		}
+		index = end - 1;
+	}
+	return out + text.slice(from);
 }

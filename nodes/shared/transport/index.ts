@@ -11,6 +11,7 @@ import {
 	isNetworkError,
 	looksLikeHtml,
 	notJsonError,
+	redact,
 	statusError,
 	wrongInstanceError,
 	type FailedResponse,
@@ -78,7 +79,8 @@ export async function apiRequest(
 	};
 	const response = await exchange(run, request, options, itemIndex);
 
-	const text = await bodyText(response);
+	// The key or token echoed back (a 200 that repeats the request's headers, say) never reaches an item.
+	const text = redact(await bodyText(response), connection.secret);
 	const contentType = String(response.headers['content-type'] ?? '');
 	const failed: FailedResponse = {
 		statusCode: response.statusCode,

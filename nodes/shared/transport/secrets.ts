@@ -4,21 +4,28 @@
  * `refreshToken` included), passwords, keys, and `customInstanceDetails` (the real backend keeps
  * a self-hosted network's login in it, and strips it from its own post lists for that reason).
  * Names are compared in any case, with `_` and `-` ignored, so `refresh_token` and
- * `Client-Secret` count too.
+ * `Client-Secret` count too; so does any name ending in token, secret, password or key of a kind
+ * (`idToken`, `oauth_token_secret`, `appPassword`, `privateKey`), except a page's token, which
+ * only points to the next page.
  */
 const SECRET_FIELDS = new Set([
-	'token',
-	'refreshtoken',
-	'accesstoken',
-	'secret',
-	'password',
 	'apikey',
-	'clientsecret',
+	'authorization',
+	'cookie',
+	'setcookie',
 	'custominstancedetails',
+	'jwt',
+	'privatekey',
+	'signingkey',
+	'credentials',
 ]);
+const SECRET_ENDINGS = ['token', 'secret', 'password', 'passwd', 'apikey', 'privatekey'];
+const PAGE_TOKENS = ['pagetoken', 'continuationtoken', 'cursortoken'];
 
 export function isSecretField(name: string): boolean {
-	return SECRET_FIELDS.has(name.toLowerCase().replace(/[_-]/g, ''));
+	const key = name.toLowerCase().replace(/[_-]/g, '');
+	if (PAGE_TOKENS.some((ending) => key.endsWith(ending))) return false;
+	return SECRET_FIELDS.has(key) || SECRET_ENDINGS.some((ending) => key.endsWith(ending));
 }
 
 /**

@@ -1,16 +1,29 @@
 /**
  * Why a URL's host is not a public address, or undefined when it may be one. The spec: "only
- * public http or https addresses are accepted". Only what the URL itself shows is judged: the
- * name `localhost` and literal IPs, in whatever notation the URL parser normalises (`127.1`,
- * `0x7f000001`, `[::ffff:127.0.0.1]`). Other host names are left to the service, which resolves them.
+ * public http or https addresses are accepted". Only what the URL itself shows is judged: names
+ * that always mean this machine, its network or a cloud's metadata service, and literal IPs, in
+ * whatever notation the URL parser normalises (`127.1`, `0x7f000001`, `[::ffff:127.0.0.1]`,
+ * NAT64 and 6to4 forms). Other host names are left to the service, which resolves them.
  */
 export function notPublicReason(url: URL): string | undefined {
 	const host = url.hostname.toLowerCase().replace(/\.$/, '');
 	if (host === 'localhost' || host.endsWith('.localhost')) return 'this machine (localhost)';
+	if (LOCAL_NAMES.includes(host) || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix)))
+		return `a name for this machine, its network or its cloud's metadata (${host})`;
 	if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return ipv4Reason(host.split('.').map(Number));
 	if (host.startsWith('[') && host.endsWith(']')) return ipv6Reason(host.slice(1, -1));
 	return undefined;
 }
+
+/** Names that always mean this machine, the local network or a cloud's metadata service. */
+const LOCAL_NAMES = [
+	'localhost.localdomain',
+	'ip6-localhost',
+	'ip6-loopback',
+	'metadata',
+	'metadata.google.internal',
+];
+const LOCAL_SUFFIXES = ['.localdomain', '.internal', '.local', '.home.arpa'];
 
 /** Ranges that are not public: network address, prefix length, what it is. */
 const IPV4_RANGES: Array<[address: number[], bits: number, kind: string]> = [
@@ -20,7 +33,14 @@ const IPV4_RANGES: Array<[address: number[], bits: number, kind: string]> = [
 	[[127, 0, 0, 0], 8, 'loopback'],
 	[[169, 254, 0, 0], 16, 'link-local'],
 	[[172, 16, 0, 0], 12, 'private'],
+	[[192, 0, 0, 0], 24, 'reserved (IETF protocol)'],
+	[[192, 0, 2, 0], 24, 'documentation'],
 	[[192, 168, 0, 0], 16, 'private'],
+	[[198, 18, 0, 0], 15, 'benchmarking'],
+	[[198, 51, 100, 0], 24, 'documentation'],
+	[[203, 0, 113, 0], 24, 'documentation'],
+	[[224, 0, 0, 0], 4, 'multicast'],
+	[[240, 0, 0, 0], 4, 'reserved'],
 ];
 
 function ipv4Reason(octets: number[]): string | undefined {
@@ -45,13 +65,23 @@ function ipv6Reason(text: string): string | undefined {
 	if (groups.slice(0, 7).every((group) => group === 0) && groups[7] === 1)
 		return `a loopback address ${shown}`;
 	if ((groups[0] & 0xffc0) === 0xfe80) return `a link-local address ${shown}`;
+	if ((groups[0] & 0xffc0) === 0xfec0) return `a site-local address ${shown}`;
 	if ((groups[0] & 0xfe00) === 0xfc00) return `a private (unique local) address ${shown}`;
-	// IPv4-mapped (::ffff:a.b.c.d) and the older IPv4-compatible (::a.b.c.d) forms carry an IPv4 address.
-	const mapped =
-		groups.slice(0, 5).every((group) => group === 0) && (groups[5] === 0xffff || groups[5] === 0);
-	if (mapped)
-		return ipv4Reason([groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff]);
+	if ((groups[0] & 0xff00) === 0xff00) return `a multicast address ${shown}`;
+	// Forms that carry an IPv4 address, judged as that address: IPv4-mapped (::ffff:a.b.c.d), the
+	// older IPv4-compatible (::a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d)
+	// in the last 32 bits; 6to4 (2002:aabb:ccdd::) in the 32 after its prefix.
+	const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+	const last = octetsOf(groups[6], groups[7]);
+	if (zeros(0, 5) && (groups[5] === 0xffff || groups[5] === 0)) return ipv4Reason(last);
+	if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return ipv4Reason(last);
+	if (groups[0] === 0x64 && groups[1] === 0xff9b) return ipv4Reason(last);
+	if (groups[0] === 0x2002) return ipv4Reason(octetsOf(groups[1], groups[2]));
 	return undefined;
+}
+
+function octetsOf(high: number, low: number): number[] {
+	return [high >> 8, high & 0xff, low >> 8, low & 0xff];
 }
 
 /** Eight 16-bit groups of an IPv6 address as the URL parser writes it (hex, `::` allowed). */
