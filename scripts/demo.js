@@ -73,8 +73,19 @@ async function main() {
 			},
 		},
 	];
-	writeFileSync(join(USER_FOLDER, 'credentials.json'), JSON.stringify(credentials));
-	cli(['import:credentials', `--input=${join(USER_FOLDER, 'credentials.json')}`]);
+	// The import file holds the key in plain text (a real one with SOCIAL_CONTENT_API_KEY): readable
+	// by this user alone, and gone as soon as n8n has read it, whatever happens next. n8n keeps its
+	// own copy, encrypted, in its database.
+	const credentialsFile = join(USER_FOLDER, 'credentials.json');
+	try {
+		writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
+		cli(['import:credentials', `--input=${credentialsFile}`]);
+	} finally {
+		rmSync(credentialsFile, { force: true });
+	}
+	log(
+		`credentials kept only by n8n, encrypted, in ${join(USER_FOLDER, '.n8n', 'database.sqlite')} (its key in ${join(USER_FOLDER, '.n8n', 'config')})`,
+	);
 	const examples = readdirSync(join(ROOT, 'examples')).filter((file) => file.endsWith('.json'));
 	const workflows = examples.map((file) =>
 		JSON.parse(readFileSync(join(ROOT, 'examples', file), 'utf8')),
