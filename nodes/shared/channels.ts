@@ -60,3 +60,49 @@ export function channelLocator(
 		show,
 	);
 }
+
+/** How a channel is named in a message a person or a model reads: "Acme on X (ch_x)". */
+export function channelMention(channel: Channel): string {
+	const network = channel.identifier ? ` on ${networkName(channel.identifier)}` : '';
+	return `${channel.name}${network} (${channel.id})`;
+}
+
+/**
+ * The connected channel a value names: its id, else its exact name (any case; also as its
+ * dropdown label, "Acme · X"), else a network with exactly one connected channel ("X",
+ * "linkedin"). An AI agent fills channels by name as often as by id. A value that names none,
+ * or several, is answered with the candidates, in the message itself: an agent's model is given
+ * the message only.
+ */
+export function resolveChannel(
+	connected: Channel[],
+	given: string,
+): { channel: Channel } | { problem: string } {
+	const byId = connected.find((channel) => channel.id === given);
+	if (byId) return { channel: byId };
+	const wanted = given.trim().toLowerCase();
+	const byName = connected.filter(
+		(channel) =>
+			channel.name.trim().toLowerCase() === wanted ||
+			channelLabel(channel).toLowerCase() === wanted ||
+			channelMention(channel).toLowerCase() === wanted,
+	);
+	const byNetwork = connected.filter(
+		(channel) =>
+			channel.identifier !== '' &&
+			(channel.identifier.toLowerCase() === wanted ||
+				networkName(channel.identifier).toLowerCase() === wanted),
+	);
+	const matches = byName.length ? byName : byNetwork;
+	if (matches.length === 1) return { channel: matches[0] };
+	const list = (channels: Channel[]) => channels.map(channelMention).join(', ');
+	if (matches.length > 1)
+		return {
+			problem: `Channel "${given}" matches ${matches.length} connected channels: ${list(matches)}. Give one of their ids`,
+		};
+	return {
+		problem: connected.length
+			? `Channel "${given}" is none of the connected channels: ${list(connected)}. Give a channel's id or exact name`
+			: `Channel "${given}" cannot be used: no channel is connected yet`,
+	};
+}

@@ -186,8 +186,38 @@ describe('Post → Create', () => {
 			.post(`${API_PATH}/posts`)
 			.reply(200, []);
 		const result = await runAction({ ...base, type: 'now', channels: ['ch_gone'] });
-		expect(result.error?.message).toBe('Channel "ch_gone" is not connected');
-		expect((result.error as { description?: string }).description).toContain('Acme on X (ch_x)');
+		// The candidates are in the message itself: an AI agent's model is given nothing else.
+		expect(result.error?.message).toBe(
+			'Channel "ch_gone" is none of the connected channels: Acme on X on X (ch_x), Acme on LinkedIn on LinkedIn (ch_li). Give a channel\'s id or exact name',
+		);
+		expect(post.isDone()).toBe(false);
+	});
+
+	test.each([
+		['its exact name', 'Acme on LinkedIn', 'ch_li'],
+		['its name in another case', 'acme on x', 'ch_x'],
+		['its dropdown label', 'Acme on X · X', 'ch_x'],
+		['a network with one connected channel', 'LinkedIn', 'ch_li'],
+		['a network by its identifier', 'x', 'ch_x'],
+		['its id', 'ch_li', 'ch_li'],
+	])('a channel given by %s ("%s") posts to it', async (_how, given, id) => {
+		const { sent } = capturePost([{ postId: 'p_1', integration: id }]);
+		const result = await runAction({ ...base, type: 'now', channels: [given] });
+		expect(result.error).toBeUndefined();
+		const posts = sent.body?.posts as Array<{ integration: { id: string } }>;
+		expect(posts.map((entry) => entry.integration.id)).toEqual([id]);
+	});
+
+	test('a name two channels share is refused naming both, and nothing is posted', async () => {
+		const post = api()
+			.get(`${API_PATH}/integrations`)
+			.reply(200, [...channels, { id: 'ch_x2', name: 'Other', identifier: 'x' }])
+			.post(`${API_PATH}/posts`)
+			.reply(200, []);
+		const result = await runAction({ ...base, type: 'now', channels: ['X'] });
+		expect(result.error?.message).toBe(
+			'Channel "X" matches 2 connected channels: Acme on X on X (ch_x), Other on X (ch_x2). Give one of their ids',
+		);
 		expect(post.isDone()).toBe(false);
 	});
 

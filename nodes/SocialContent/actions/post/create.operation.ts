@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
 import { toItems } from '../../../shared/shapes';
-import { channelsOfRun } from '../../../shared/channels';
+import { channelsOfRun, resolveChannel } from '../../../shared/channels';
 import type { Channel } from '../../../shared/shapes';
 import { toUtcIso } from '../../../shared/dates';
 import type { MediaRef } from '../../../shared/media';
@@ -62,7 +62,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		required: true,
 		description:
 			'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-		hint: 'An expression may give an array of channel IDs or a comma-separated list (ids from Channel → Get Many)',
+		hint: 'An expression (or an AI agent) may give channel IDs, exact channel names or a network with one connected channel ("X"), as an array or a comma-separated list',
 	},
 	{
 		displayName: 'Content',
@@ -208,15 +208,18 @@ async function chosenChannels(
 		});
 	}
 	const connected = await channelsOfRun(run, itemIndex);
-	return [...new Set(ids)].map((id) => {
-		const channel = connected.find((entry) => entry.id === id);
-		if (!channel) {
-			const known = connected.map((entry) => `${entry.name} (${entry.id})`).join(', ') || 'none';
-			throw new NodeOperationError(ctx.getNode(), `Channel "${id}" is not connected`, {
+	const chosen = ids.map((id) => {
+		const found = resolveChannel(connected, id);
+		if ('problem' in found) {
+			throw new NodeOperationError(ctx.getNode(), found.problem, {
 				itemIndex,
-				description: `Connected channels: ${known}. Pick one from the list, or connect it first (Channel → Get Connect URL).`,
+				description:
+					'Pick channels from the list, or give their ids or exact names; a channel not listed must be connected first (Channel → Get Connect URL).',
 			});
 		}
+		return found.channel;
+	});
+	return [...new Set(chosen)].map((channel) => {
 		if (!channel.identifier) {
 			throw new NodeOperationError(
 				ctx.getNode(),
