@@ -18,7 +18,15 @@ const PATH = process.env.TRIGGER_MODEL_PATH;
 test(
 	`the generation trigger keeps its promise over ${RUNS} random histories (seed ${SEED})`,
 	async () => {
-		const totals = { cases: 0, polls: 0, fired: 0, unshown: 0, unsavedStart: 0, deepTouch: 0 };
+		const totals = {
+			cases: 0,
+			polls: 0,
+			fired: 0,
+			unshown: 0,
+			unsavedStart: 0,
+			deepTouch: 0,
+			hiddenByEmpty: 0,
+		};
 		await fc.assert(
 			fc.asyncProperty(scenarioArb, async (scenario) => {
 				const verdict = await runScenario(scenario);
@@ -28,13 +36,14 @@ test(
 				totals.unshown += verdict.documented.unshown;
 				totals.unsavedStart += verdict.documented.unsavedStart;
 				totals.deepTouch += verdict.documented.deepTouch;
+				totals.hiddenByEmpty += verdict.documented.hiddenByEmpty;
 				if (!keepsPromise(verdict)) throw new Error(describeVerdict(verdict));
 			}),
 			{ numRuns: RUNS, seed: SEED, path: PATH, endOnFailure: false, verbose: 1 },
 		);
 		// eslint-disable-next-line no-console
 		console.info(
-			`trigger model: ${totals.cases} cases (shrinking included), ${totals.polls} polls, ${totals.fired} generations fired, 0 violations; documented losses: ${totals.unshown} never shown by a list cut to its newest entries, ${totals.unsavedStart} finished before an unsaved starting point was taken again, ${totals.deepTouch} deep touches fired`,
+			`trigger model: ${totals.cases} cases (shrinking included), ${totals.polls} polls, ${totals.fired} generations fired, 0 violations; documented losses: ${totals.unshown} never shown by a list cut to its newest entries, ${totals.unsavedStart} finished before an unsaved starting point was taken again, ${totals.deepTouch} deep touches fired, ${totals.hiddenByEmpty} hidden by an empty answer fired`,
 		);
 	},
 	Math.max(600_000, RUNS * 10_000),
