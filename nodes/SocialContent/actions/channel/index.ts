@@ -59,8 +59,9 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Is Connected',
 				value: 'isConnected',
-				description: 'Tell whether any channel is connected',
-				action: 'Check if a channel is connected',
+				description:
+					'Tell whether at least one channel is connected; it takes no channel (to find one, use Get Many)',
+				action: 'Check whether any channel is connected',
 			},
 		],
 		default: 'list',
