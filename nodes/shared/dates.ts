@@ -16,7 +16,7 @@ export function toUtcIso(
 	if (!date) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`"${label}" is not a valid date: ${JSON.stringify(value)}`,
+			`"${label}" is not a valid date: ${JSON.stringify(value)}. Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z`,
 			{
 				itemIndex,
 				description: 'Pick a date, or give one in ISO 8601 form, for example 2026-12-01T09:30:00Z.',

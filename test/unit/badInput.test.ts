@@ -139,7 +139,7 @@ const CASES: Case[] = [
 	[
 		'start: unknown format with Max Credits',
 		start({ format: id('nope'), options: { maxCredits: 5 } }),
-		'Unknown format "nope"',
+		'Unknown format "nope"; the formats are: slideshow, free_form',
 		'NodeOperationError',
 		formats,
 	],
@@ -427,31 +427,31 @@ const CASES: Case[] = [
 	[
 		'create: words for a date',
 		post({ type: 'schedule', date: '={{ "next tuesday" }}' }),
-		'"Date" is not a valid date: "next tuesday"',
+		'"Date" is not a valid date: "next tuesday". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
 		'NodeOperationError',
 	],
 	[
 		'create: month 13',
 		post({ type: 'schedule', date: '={{ "2026-13-01T10:00:00" }}' }),
-		'"Date" is not a valid date: "2026-13-01T10:00:00"',
+		'"Date" is not a valid date: "2026-13-01T10:00:00". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
 		'NodeOperationError',
 	],
 	[
 		'create: 30 February',
 		post({ type: 'schedule', date: '={{ "2026-02-30" }}' }),
-		'"Date" is not a valid date: "2026-02-30"',
+		'"Date" is not a valid date: "2026-02-30". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
 		'NodeOperationError',
 	],
 	[
 		'create: schedule without a date',
 		post({ type: 'schedule', date: '={{ "" }}' }),
-		'"Date" is not a valid date: ""',
+		'"Date" is not a valid date: "". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
 		'NodeOperationError',
 	],
 	[
 		'create: schedule in the past',
 		post({ type: 'schedule', date: '2021-06-01T10:00:00Z' }),
-		'"Date" is in the past (2021-06-01T10:00:00.000Z): a scheduled post needs a future date',
+		/^"Date" is in the past \(2021-06-01T10:00:00\.000Z; it is now 20\d\d-\d\d-\d\dT[\d:.]+Z\): a scheduled post needs a future date$/,
 		'NodeOperationError',
 	],
 	[
@@ -603,7 +603,7 @@ const CASES: Case[] = [
 	[
 		'list posts: bad start date',
 		{ resource: 'post', operation: 'list', startDate: '={{ "soon" }}', endDate: '2026-11-02' },
-		'"Start Date" is not a valid date: "soon"',
+		'"Start Date" is not a valid date: "soon". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
 		'NodeOperationError',
 	],
 	[
@@ -614,13 +614,13 @@ const CASES: Case[] = [
 			startDate: '2026-11-01',
 			endDate: '={{ "2026-11-31" }}',
 		},
-		'"End Date" is not a valid date: "2026-11-31"',
+		'"End Date" is not a valid date: "2026-11-31". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
 		'NodeOperationError',
 	],
 	[
 		'list posts: empty start date',
 		{ resource: 'post', operation: 'list', startDate: '={{ "" }}', endDate: '2026-11-02' },
-		'"Start Date" is not a valid date: ""',
+		'"Start Date" is not a valid date: "". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
 		'NodeOperationError',
 	],
 	[

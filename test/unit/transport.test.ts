@@ -241,7 +241,7 @@ describe('transport: 429', () => {
 			{ requestOptions: { maxRateLimitWait: 5 } },
 		);
 		const error = result.error as NodeApiError;
-		expect(error.message).toBe('Rate limited on bucket "public-api" (limit 60); retryAfter 30');
+		expect(error.message).toBe('Rate limited on bucket "public-api" (limit 60): try again in 30 s');
 		expect(error.description).toContain('asks to wait 30 s');
 		expect(error.description).toContain('Max Rate Limit Wait');
 		expect(error.httpCode).toBe('429');
@@ -946,7 +946,7 @@ describe('transport: the unit of retryAfter, with the Retry-After header as evid
 			});
 		const result = await probe({ path: '/agents/ping' });
 		expect(result.error?.message).toBe(
-			'Rate limited on bucket "daily" (limit 1000); retryAfter 3600',
+			'Rate limited on bucket "daily" (limit 1000): try again in 60 min',
 		);
 		expect((result.error as { description?: string }).description).toBe(
 			'The service asks to wait 60 min: that passes the node\'s "Max Rate Limit Wait" of 60 s, so it was not sent again. Raise that option under Request Options, or send fewer items at once.',

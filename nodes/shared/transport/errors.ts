@@ -235,12 +235,15 @@ export function rateLimitError(
 	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
 	const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
 	const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
-	const retryAfter = data.retryAfter !== undefined ? `; retryAfter ${String(data.retryAfter)}` : '';
+	// The wait in plain units, and what to do: the message is all an AI agent's model is given.
+	const next = spent.triesCapped
+		? 'refused every time; try again later, with fewer requests at once'
+		: `try again in ${durationText(spent.askedMs)}`;
 	const waited = Math.round(spent.waitedMs / 1000);
 	return apiError(
 		node,
 		{ statusCode: 429, body, method: request.method, path: request.path },
-		`Rate limited${bucket}${limit}${retryAfter}`,
+		`Rate limited${bucket}${limit}: ${next}`,
 		spent.triesCapped
 			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
 			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s, so it was not sent${spent.notSent ? '' : ' again'}. Raise that option under Request Options, or send fewer items at once.`,

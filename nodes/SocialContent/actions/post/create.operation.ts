@@ -182,7 +182,7 @@ function postDate(ctx: IExecuteFunctions, type: string, itemIndex: number): stri
 	if (type === 'schedule' && Date.parse(date) <= Date.now()) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`"Date" is in the past (${date}): a scheduled post needs a future date`,
+			`"Date" is in the past (${date}; it is now ${new Date().toISOString()}): a scheduled post needs a future date`,
 			{
 				itemIndex,
 				description: 'Pick a later date, or set Type to "Publish Now" to post right away.',

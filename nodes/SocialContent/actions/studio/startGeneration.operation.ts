@@ -222,12 +222,18 @@ async function refuseAbovePrice(
 	maxCredits: number,
 	itemIndex: number,
 ) {
-	const format = (await fetchFormats(run, itemIndex)).find((entry) => entry.id === formatId);
+	const formats = await fetchFormats(run, itemIndex);
+	const format = formats.find((entry) => entry.id === formatId);
 	if (!format) {
-		throw new NodeOperationError(ctx.getNode(), `Unknown format "${formatId}"`, {
-			itemIndex,
-			description: 'Pick a format from the list; "Studio → Get Many Formats" shows them all.',
-		});
+		const known = formats.map((entry) => entry.id).join(', ') || 'none';
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Unknown format "${formatId}"; the formats are: ${known}`,
+			{
+				itemIndex,
+				description: 'Pick a format from the list; "Studio → Get Many Formats" shows them all.',
+			},
+		);
 	}
 	if (format.price === undefined) {
 		throw new NodeOperationError(
