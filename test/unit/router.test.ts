@@ -1,6 +1,8 @@
 import nock from 'nock';
 
 import { API_PATH, api, NODE, probe, runAction, startGeneration } from '../helpers/fixtures';
+import { PACKAGE, registerNodeType } from '../helpers/harness';
+import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
 
 const PING = `${API_PATH}/agents/ping`;
 
@@ -200,5 +202,25 @@ describe('per-item loop, pairing and errors', () => {
 			{ items: [{}, {}] },
 		);
 		expect((result.error as { description?: string }).description).not.toContain('Already created');
+	});
+});
+
+describe('as an AI agent tool (#41)', () => {
+	const TOOL_TYPE = `${PACKAGE}.socialContentTool`;
+	registerNodeType(TOOL_TYPE, new SocialContent());
+
+	test('an empty list reaches the model as an item saying nothing was found; in a workflow, no items', async () => {
+		const empty = () => api().get(`${API_PATH}/integrations`).reply(200, []);
+		empty();
+		const asTool = await runAction(
+			{ resource: 'channel', operation: 'list' },
+			{ nodeType: TOOL_TYPE },
+		);
+		expect(asTool.output(NODE).map((item) => item.json)).toEqual([
+			{ found: 0, message: 'Nothing was found: the service answered with an empty list' },
+		]);
+		empty();
+		const inWorkflow = await runAction({ resource: 'channel', operation: 'list' });
+		expect(inWorkflow.output(NODE)).toEqual([]);
 	});
 });

@@ -66,6 +66,8 @@ export async function runForEachItem(
 			const itemIndex = next++;
 			try {
 				const results = await operation.execute.call(this, itemIndex, run);
+				// As an AI agent's tool, no items reach the model as an empty string: say so instead.
+				if (!results.length && isToolRun(this)) results.push({ json: NOTHING_FOUND });
 				outputs[itemIndex] = results.map((result) => ({
 					...result,
 					pairedItem: { item: itemIndex },
@@ -86,6 +88,17 @@ export async function runForEachItem(
 		throw stopped;
 	}
 	return [outputs.flat()];
+}
+
+/** What an agent's model reads when an operation found nothing. */
+const NOTHING_FOUND = {
+	found: 0,
+	message: 'Nothing was found: the service answered with an empty list',
+};
+
+/** n8n runs a node offered to an AI agent as the node type with "Tool" after its name. */
+function isToolRun(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
 }
 
 /**
