@@ -97,6 +97,7 @@ describe('the README names the fields as the panels do', () => {
 		);
 	/** Not our panels: n8n's own menus, nodes and options, names in the examples and the sandbox. */
 	const ELSEWHERE = [
+		'AI Agent',
 		'Allowed HTTP Request Domains',
 		'Connect my account',
 		'Create Post',
@@ -117,6 +118,7 @@ describe('the README names the fields as the panels do', () => {
 		'Settings → Timezone',
 		'Social Content',
 		'Social Content OAuth2 (sandbox)',
+		'Social Content Tool',
 		'Social Content Trigger',
 		'Stop and Error',
 		'When a Post Fails',
