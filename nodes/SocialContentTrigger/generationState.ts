@@ -18,10 +18,11 @@ export { SeenMemory };
  * 2. Statuses (`pending`): ids seen `queued`/`running`. One seen finished later fires, wherever the
  *    list puts it. One the read did not reach is asked for by id (a few per poll); 404: forgotten.
  * 3. Position: the list is newest first (by creation, completion or update). An unknown finished
- *    id above the lowest known one is new. One below it is old only when at least half as many
- *    known ids as the memory holds are above it: the memory keeps the newest, so such an id is
- *    past its reach (a deep page). Fewer known ones above it (a list cut to its newest entries, a
- *    generation that finished late or was changed floating to the top) place nothing: it is new.
+ *    id above the lowest known one is new. One below it is old only when known ids fill at least
+ *    half of the memory, or of the reading, above it: the memory keeps the newest, so such an id
+ *    is past its reach (a deep page), or was out of view (a list cut to its newest entries). Fewer
+ *    known ones above it (a generation that finished late or was changed floating to the top)
+ *    place nothing: it is new.
  *    A list with no known id at all (every one replaced) is all new.
  * 4. Finish times, where the service gives them, place an id exactly (after the latest finish
  *    seen: new, even if its hash is remembered; well before it: old, even at the top of a list
@@ -155,10 +156,11 @@ export function plan(
 			(seen.has(idOf(entry)) || owed.has(idOf(entry))),
 	);
 	const lowestKnown = known.lastIndexOf(true);
-	// Below this many remembered ones, an unknown id is past what the memory reaches: old. Fewer
-	// above it (a list cut short, one that finished late or was changed floating to the top) say
-	// nothing of its age.
-	const pastMemory = Math.max(1, Math.floor(seen.size / 2));
+	// Below this many remembered ones, an unknown id is past what the memory reaches, or past what
+	// the list shows (a list cut to its newest entries, where a deletion above brings an old one
+	// into view): old. Fewer above it (one that finished late or was changed floating to the top)
+	// say nothing of its age.
+	const pastMemory = Math.max(1, Math.floor(Math.min(seen.size, entries.length) / 2));
 	let knownAbove = 0;
 	const guardMs =
 		state.finishedUpToMs === null ? null : state.finishedUpToMs - FINISH_GUARD_SLACK_MS;
