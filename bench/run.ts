@@ -45,7 +45,7 @@ import {
 	MAX_FINAL,
 	MAX_WAITING,
 } from '../nodes/SocialContentTrigger/postState';
-import { readPost } from '../nodes/shared/posts';
+import { readPost } from '../nodes/shared/shapes';
 
 /** The floor any n8n node pays: n8n's own authenticated request helper in a bare loop. */
 class HelperLoop implements INodeType {

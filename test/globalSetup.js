@@ -3,9 +3,42 @@
 // after a fresh `npm ci` with no build yet.
 'use strict';
 const { execFileSync } = require('node:child_process');
+const { readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
+const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
+/** n8n folders of earlier runs that were stopped before their cleanup (their process is gone). */
+function removeOrphanedN8nFolders() {
+	for (const name of readdirSync(tmpdir())) {
+		if (!/^sc-(n8n|pack)-/.test(name) && !/^legacy-/.test(name)) continue;
+		const folder = join(tmpdir(), name);
+		let owner;
+		try {
+			owner = Number(readFileSync(join(folder, '.owner-pid'), 'utf8'));
+		} catch {
+			// No owner written (older runs, packs, legacy code): old enough to be an orphan.
+			try {
+				if (Date.now() - statSync(folder).mtimeMs < 6 * 3600_000) continue;
+			} catch {
+				continue;
+			}
+		}
+		if (owner && isAlive(owner)) continue;
+		rmSync(folder, { recursive: true, force: true });
+	}
+}
+
+function isAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+}
+
 module.exports = async () => {
+	removeOrphanedN8nFolders();
 	execFileSync('npm', ['run', 'build', '--silent'], {
 		cwd: join(__dirname, '..'),
 		stdio: ['ignore', 'ignore', 'inherit'],

@@ -74,6 +74,9 @@ export class N8n {
 		private readonly settings: IDataObject = {},
 	) {
 		this.userFolder = userFolder ?? mkdtempSync(join(tmpdir(), 'sc-n8n-'));
+		// Whose folder it is: a run stopped before its cleanup leaves it, and the next run's global
+		// setup removes folders whose process is gone (test/globalSetup.js).
+		writeFileSync(join(this.userFolder, '.owner-pid'), String(process.pid));
 	}
 
 	async init(): Promise<void> {
