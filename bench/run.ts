@@ -511,8 +511,16 @@ async function triggerLimits() {
 			const credentials = { socialContentApi: { instanceUrl: url, apiKey: 'sk_sandbox_demo_key' } };
 			const workflow = triggerWorkflow({ events: ['done'], downloadOutputs: true });
 			const active = activeTrigger(workflow, credentials);
-			await active.poll();
 			const headers = { Authorization: 'sk_sandbox_demo_key', 'Content-Type': 'application/json' };
+			// One finished before activation: the starting point is a list with something in it (after
+			// an empty one, more than 20 at once without finish times would be taken as a history).
+			await fetch(`${url}/api/public/v1/studio/generations`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({ formatId: 'image_fast', input: { prompt: 'before' } }),
+			});
+			await fetch(`${url}/__sandbox/finish`, { method: 'POST' });
+			await active.poll();
 			for (let i = 0; i < 100; i++) {
 				await fetch(`${url}/api/public/v1/studio/generations`, {
 					method: 'POST',

@@ -183,14 +183,21 @@ async function readGenerations(
 ): Promise<ListReading> {
 	const entries: IDataObject[] = [];
 	let emptyList = false;
-	await walkPages(run, '/studio/generations', { listKeys: ['generations'], maxPages }, (list) => {
-		if (!entries.length && !list.length) emptyList = true;
-		const page = list
-			.map(normaliseGeneration)
-			.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
-		entries.push(...page);
-		return readOn(page) && timeLeft(run) > MIN_TIME_PER_GENERATION_MS;
-	});
+	// No page cap but the poll's time: more new generations than a thousand pages must still be read.
+	const pages = maxPages ?? Infinity;
+	await walkPages(
+		run,
+		'/studio/generations',
+		{ listKeys: ['generations'], maxPages: pages },
+		(list) => {
+			if (!entries.length && !list.length) emptyList = true;
+			const page = list
+				.map(normaliseGeneration)
+				.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
+			entries.push(...page);
+			return readOn(page) && timeLeft(run) > MIN_TIME_PER_GENERATION_MS;
+		},
+	);
 	return { entries, emptyList };
 }
 
