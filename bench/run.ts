@@ -505,7 +505,13 @@ async function triggerLimits() {
 		});
 	}
 	await withSandbox(
-		{ queuedMs: 0, runningMs: 0, generationTimestamps: false, buckets: { studio: { limit: 1e6 } } },
+		{
+			queuedMs: 0,
+			runningMs: 0,
+			generationTimestamps: false,
+			buckets: { studio: { limit: 1e6 } },
+			credits: 1000,
+		},
 		async (url, sandbox) => {
 			const state = sandbox.state as { faults: IDataObject[] };
 			const credentials = { socialContentApi: { instanceUrl: url, apiKey: 'sk_sandbox_demo_key' } };

@@ -292,7 +292,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	const readsList = (answer: Array<{ id: string; status: string }> | null = service.listed()) => {
 		if (!answer) return;
 		if (scenario.shape.window) {
-			const visible = new Set(service.listed().map((generation) => generation.id));
+			const visible = new Set(answer.map((generation) => generation.id));
 			for (const id of pending) if (visible.has(id)) shown.add(id);
 			for (const id of unread) if (visible.has(id)) shown.add(id);
 			unread.clear();
