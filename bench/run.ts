@@ -1154,9 +1154,13 @@ async function main() {
 	mkdirSync(join(__dirname), { recursive: true });
 	writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
 	const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+	// Sections of figures from other commands (the trigger's soak run) are kept as they are.
+	const benchmarksFile = join(__dirname, '..', 'BENCHMARKS.md');
+	const before = existsSync(benchmarksFile) ? readFileSync(benchmarksFile, 'utf8') : '';
+	const otherSections = before.includes('\n## ') ? before.slice(before.indexOf('\n## ')) : '';
 	writeFileSync(
-		join(__dirname, '..', 'BENCHMARKS.md'),
-		`# Benchmarks\n\nLatest \`npm run bench${only.length ? ` -- ${only.join(' ')}` : ''}\`: ${new Date().toISOString().slice(0, 10)}, on ${machine}${only.length ? ' (the other rows are kept from earlier runs, possibly on another machine)' : ''}. n8n 2.41.1 under Node 24 for the upload, download and per-item-in-n8n rows.\n\n${table}\n\nHow each is measured: see \`bench/run.ts\`. Baselines come from the same run: a raw \`fetch\` loop and n8n's bare request helper for per-item time, n8n's HTTP Request node in the same n8n for per-item time in n8n and for download memory, the limiter's allowed rate (20/s) for batches, a workflow that reads a file of the same size into n8n for upload and download memory (for the download also the same Get Generation without Download Outputs).\n`,
+		benchmarksFile,
+		`# Benchmarks\n\nLatest \`npm run bench${only.length ? ` -- ${only.join(' ')}` : ''}\`: ${new Date().toISOString().slice(0, 10)}, on ${machine}${only.length ? ' (the other rows are kept from earlier runs, possibly on another machine)' : ''}. n8n 2.41.1 under Node 24 for the upload, download and per-item-in-n8n rows.\n\n${table}\n\nHow each is measured: see \`bench/run.ts\`. Baselines come from the same run: a raw \`fetch\` loop and n8n's bare request helper for per-item time, n8n's HTTP Request node in the same n8n for per-item time in n8n and for download memory, the limiter's allowed rate (20/s) for batches, a workflow that reads a file of the same size into n8n for upload and download memory (for the download also the same Get Generation without Download Outputs).\n${otherSections}`,
 	);
 	process.exit(0);
 }
