@@ -371,7 +371,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			}
 			case 'restart':
 				forgetUnsaved();
-				for (const id of pending) shown.delete(id);
+				// What quiet polls learned (a generation seen running) may be gone with the process.
+				for (const id of shown) if (!fired.has(id)) shown.delete(id);
 				// The durable engines do not poll at n8n's start; classic does.
 				if (scenario.engine === 'classic') readsList();
 				record(await n8n.restart());
