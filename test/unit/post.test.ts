@@ -223,7 +223,9 @@ describe('Post → Create', () => {
 
 	test('a bad date is refused', async () => {
 		const result = await runAction({ ...base, type: 'schedule', date: '={{ "next tuesday" }}' });
-		expect(result.error?.message).toBe('"Date" is not a valid date: "next tuesday"');
+		expect(result.error?.message).toBe(
+			'"Date" is not a valid date: "next tuesday". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
+		);
 	});
 
 	test('no text and no media is refused', async () => {
@@ -343,7 +345,9 @@ describe('Post → Get Many', () => {
 			startDate: '={{ "2026-13-45" }}',
 			endDate: '2026-11-02',
 		});
-		expect(result.error?.message).toBe('"Start Date" is not a valid date: "2026-13-45"');
+		expect(result.error?.message).toBe(
+			'"Start Date" is not a valid date: "2026-13-45". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
+		);
 	});
 });
 

@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
 import { resources } from '../../nodes/SocialContent/actions/router';
-import { isSecretField, withoutSecrets } from '../../nodes/shared/transport/secrets';
+import { isSecretField, withoutSecrets } from '../../nodes/shared/shapes/secrets';
 import { API_KEY, APP_URL, NODE, errorText, runAction, startGeneration } from '../helpers/fixtures';
 
 /** One value per spelling of a secret field; none may appear in anything the node outputs. */

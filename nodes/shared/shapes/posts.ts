@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { normaliseDates, parseDate } from '../dates';
-import { withoutSecrets } from '../transport/secrets';
+import { withoutSecrets } from './secrets';
 import { toChannel, type Channel } from './channels';
 
 /** Where a post stands: gone out, failed, or anything before that (queued, scheduled, draft). */

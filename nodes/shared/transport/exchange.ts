@@ -10,7 +10,7 @@ import {
 } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
 import { quotaUsedUp, refusalWait } from './rateLimit';
-import { withoutSecrets } from './secrets';
+import { withoutSecrets } from '../shapes/secrets';
 import type { ApiContext, RunContext } from './runContext';
 import { abortableWait } from '../compat';
 
