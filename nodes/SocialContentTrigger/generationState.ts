@@ -424,14 +424,24 @@ export function fromV1(
 		Object.keys(old.seen).length < V1_MAX_REMEMBERED &&
 		old.forgottenUpToMs == null &&
 		old.highWaterMs === null;
-	const fires = reading.entries.filter((entry) => {
+	// Past its cap, layout 1 forgot the ids it wrote first; the one it wrote last (what it fired
+	// last) is kept. When that one is the topmost id it knows in the list, what sits above it
+	// finished after layout 1's last poll: a forgotten one would sit below it.
+	const keys = Object.keys(old.seen);
+	const lastWritten = keys.length ? keys[keys.length - 1] : undefined;
+	const topKnown = reading.entries.findIndex(
+		(entry) => !isPending(entry) && String(entry.id) in old.seen,
+	);
+	const newAbove =
+		topKnown >= 0 && String(reading.entries[topKnown].id) === lastWritten ? topKnown : -1;
+	const fires = reading.entries.filter((entry, index) => {
 		if (isPending(entry) || String(entry.id) in old.seen) return false;
 		const finishedAt = finishTimeMs(entry);
 		if (finishedAt !== undefined && old.highWaterMs !== null) {
 			if (old.forgottenUpToMs != null && finishedAt <= old.forgottenUpToMs) return false;
 			return finishedAt > old.highWaterMs - V1_SLACK_MS;
 		}
-		return exactIds;
+		return exactIds || index < newAbove;
 	});
 	const next = baseline(
 		{ entries: reading.entries.filter((entry) => !fires.includes(entry)) },

@@ -19,6 +19,7 @@ import {
 	type ListShape,
 } from '../helpers/generationService';
 import { activeTrigger, poll, triggerWorkflow } from '../helpers/harness';
+import { loadAtCommit } from '../helpers/legacyCode';
 
 type Trigger = ReturnType<typeof activeTrigger>;
 type Fired = Awaited<ReturnType<Trigger['poll']>>;
@@ -431,24 +432,38 @@ describe('Social Content Trigger: upgrade from the v1 state', () => {
 		},
 	});
 
-	test('v1 past its 2,000-id cap (it had forgotten the 500 newest): the upgrade fires none of the 2,500, then new ones once', async () => {
-		const service = new GenerationService(NO_TIMESTAMPS);
-		service.serve();
-		const all = service.createDoneMany('old_', 2500);
-		// What v1 kept: the oldest 2,000 (it forgot newest-first lists from the top).
-		const workflow = triggerWorkflow(
-			{ events: ['done'] },
-			v1State(all.slice(0, 2000)) as IDataObject,
-		);
-		const trigger = activeTrigger(workflow, apiKeyCredentials, 'init');
-		expect(await trigger.poll()).toBeNull();
-		expect(
-			((workflow.staticData['node:Trigger'] as IDataObject).generations as IDataObject).v,
-		).toBe(4);
-		service.createDone('new');
-		expect(ids(await trigger.poll())).toEqual(['new']);
-		expect(await trigger.poll()).toBeNull();
-	});
+	// Layout 1's own code (release 0.1.0), to build its states as it did.
+	const v1 = loadAtCommit<{
+		advance: (state: IDataObject | undefined, generations: IDataObject[]) => IDataObject;
+	}>('11492d5', 'nodes/SocialContentTrigger/generationState.ts');
+
+	test.each([
+		['nothing fired after its baseline', false, []],
+		['one fired after its baseline', true, ['since']],
+	] as const)(
+		'v1 past its cap, built by its own code, %s: the upgrade fires what finished since only when it can place it',
+		async (_name, firedOne, expected) => {
+			const service = new GenerationService(NO_TIMESTAMPS);
+			service.serve();
+			service.createDoneMany('old_', 2503);
+			const listed = () =>
+				service.listed().map((g) => ({ id: g.id, status: g.status }) as IDataObject);
+			let state = v1.advance(undefined, listed());
+			if (firedOne) {
+				service.createDone('fired_by_v1');
+				state = v1.advance(state, [{ id: 'fired_by_v1', status: 'done' }]);
+			}
+			service.createDone('since');
+			const workflow = triggerWorkflow({ events: ['done'] }, {
+				'node:Trigger': { generations: state },
+			} as IDataObject);
+			const trigger = activeTrigger(workflow, apiKeyCredentials, 'init');
+			expect(ids(await trigger.poll())).toEqual(expected);
+			service.createDone('new');
+			expect(ids(await trigger.poll())).toEqual(['new']);
+			expect(await trigger.poll()).toBeNull();
+		},
+	);
 
 	test('v1 under its cap: what finished since its last poll fires once at the upgrade', async () => {
 		const service = new GenerationService(NO_TIMESTAMPS);
