@@ -128,7 +128,13 @@ export async function pollGenerations(
 	const deep = deepEnough();
 	const reading = await readGenerations(run, (page) => (upgrading ? deep(page) : !knownOn(page)));
 	const decided = plan(current, reading, lookup);
-	if (current.emptyAtMs !== undefined && reading.entries.length && !decided.finished.length)
+	const firing = new Set(decided.finished.map((entry) => String(entry.id)));
+	// Said only when finished generations were read and none of them fires (a hidden history).
+	if (
+		current.emptyAtMs !== undefined &&
+		decided.listed.length > 0 &&
+		!decided.listed.some((id) => firing.has(id))
+	)
 		run.n8n.logger.info(
 			'Social Content Trigger: the list was empty when the trigger started; the generations it shows now are taken as what was there before, and do not fire',
 		);
