@@ -116,12 +116,13 @@ function saveState<State extends Sequenced>(
 	const quietKey = `${triggerKey(ctx)}/${family}`;
 	quietCopies.delete(quietKey);
 	const text = JSON.stringify(state);
+	const hash = fnv1a32(text);
 	// n8n saves what the activation poll leaves, emitting or not: that is the base from then on.
-	const base = how.activation ? fnv1a32(text) : basesOfPoll.get(ctx)?.get(family);
+	const base = how.activation ? hash : basesOfPoll.get(ctx)?.get(family);
 	if (!how.emitted && base !== undefined) {
 		quietCopies.set(quietKey, {
 			base,
-			hash: fnv1a32(text),
+			hash,
 			state: JSON.parse(text) as Sequenced,
 		});
 		if (quietCopies.size > MAX_QUIET_COPIES)
