@@ -61,10 +61,9 @@ export function channelLocator(
 	);
 }
 
-/** How a channel is named in a message a person or a model reads: "Acme on X (ch_x)". */
+/** How a channel is named in a message a person or a model reads: its dropdown label and id, "Acme · X (ch_x)". */
 export function channelMention(channel: Channel): string {
-	const network = channel.identifier ? ` on ${networkName(channel.identifier)}` : '';
-	return `${channel.name}${network} (${channel.id})`;
+	return `${channelLabel(channel)} (${channel.id})`;
 }
 
 /**

@@ -188,7 +188,7 @@ describe('Post → Create', () => {
 		const result = await runAction({ ...base, type: 'now', channels: ['ch_gone'] });
 		// The candidates are in the message itself: an AI agent's model is given nothing else.
 		expect(result.error?.message).toBe(
-			'Channel "ch_gone" is none of the connected channels: Acme on X on X (ch_x), Acme on LinkedIn on LinkedIn (ch_li). Give a channel\'s id or exact name',
+			'Channel "ch_gone" is none of the connected channels: Acme on X · X (ch_x), Acme on LinkedIn · LinkedIn (ch_li). Give a channel\'s id or exact name',
 		);
 		expect(post.isDone()).toBe(false);
 	});
@@ -216,7 +216,7 @@ describe('Post → Create', () => {
 			.reply(200, []);
 		const result = await runAction({ ...base, type: 'now', channels: ['X'] });
 		expect(result.error?.message).toBe(
-			'Channel "X" matches 2 connected channels: Acme on X on X (ch_x), Other on X (ch_x2). Give one of their ids',
+			'Channel "X" matches 2 connected channels: Acme on X · X (ch_x), Other · X (ch_x2). Give one of their ids',
 		);
 		expect(post.isDone()).toBe(false);
 	});
