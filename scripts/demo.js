@@ -3,6 +3,8 @@
 // package loaded, imports the example workflows and a credential, and prints where to log in.
 // Ctrl-C stops both. To use a real instance instead of the sandbox:
 //   SOCIAL_CONTENT_URL=https://app.example.com SOCIAL_CONTENT_API_KEY=... npm run demo
+// For tests: DEMO_FOLDER (n8n's data folder, emptied first), DEMO_SKIP_BUILD=1 (dist/ is built),
+// SANDBOX_API_KEY (the sandbox's key instead of sk_sandbox_demo_key).
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
 const { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
@@ -24,22 +26,26 @@ const LOGIN = { email: 'demo@example.com', password: 'Demo-Passw0rd' };
 const log = (line) => console.log(`[demo] ${line}`);
 
 async function main() {
-	log('building the package');
-	execFileSync('npm', ['run', 'build', '--silent'], {
-		cwd: ROOT,
-		stdio: ['ignore', 'ignore', 'inherit'],
-	});
+	if (process.env.DEMO_SKIP_BUILD !== '1') {
+		log('building the package');
+		execFileSync('npm', ['run', 'build', '--silent'], {
+			cwd: ROOT,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
+	}
 	log('installing n8n and Node 24 (cached after the first run)');
 	const { nodeBin, n8nBin, cache } = installN8n();
 	// n8n's data folder (database, its cached web assets) beside the cached n8n, never in the
 	// checkout: lint and the tests see the same tree before and after a demo.
-	const USER_FOLDER = join(cache, 'demo');
+	const USER_FOLDER = process.env.DEMO_FOLDER || join(cache, 'demo');
 
 	let sandbox;
 	let instanceUrl = process.env.SOCIAL_CONTENT_URL;
 	let apiKey = process.env.SOCIAL_CONTENT_API_KEY;
 	if (!instanceUrl) {
-		sandbox = createSandbox();
+		sandbox = createSandbox(
+			process.env.SANDBOX_API_KEY ? { apiKey: process.env.SANDBOX_API_KEY } : {},
+		);
 		instanceUrl = await sandbox.listen(SANDBOX_PORT);
 		apiKey = sandbox.config.apiKey;
 		log(`sandbox service on ${instanceUrl} (API key ${apiKey})`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run test:compat -- <n8n version>: installs that n8n (cached beside the e2e's) and runs the
-// short end-to-end set of test/compat/n8n.compat.ts against it. Node (fetched from the npm
+// short end-to-end set of test/compat/n8n.compat.cts against it. Node (fetched from the npm
 // registry) by version: 20 for n8n 1.x before 1.100 and for 2.0–2.8; 22 for 1.100–1.123 (their
 // isolated-vm does not build on 20); 24 after 2.8. NODE_MAJOR overrides.
 'use strict';
@@ -23,7 +23,7 @@ const nodeMajor = process.env.NODE_MAJOR || nodeFor();
 const jest = join(__dirname, '..', 'node_modules', '.bin', 'jest');
 const result = spawnSync(
 	jest,
-	['--testMatch', '<rootDir>/test/compat/*.compat.ts', '--runInBand', '--testTimeout', '300000'],
+	['--testMatch', '<rootDir>/test/compat/*.compat.cts', '--runInBand', '--testTimeout', '300000'],
 	{
 		cwd: join(__dirname, '..'),
 		stdio: 'inherit',

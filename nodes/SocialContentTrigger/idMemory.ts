@@ -5,7 +5,7 @@
  *
  * A hash can mistake a new id for a remembered one: with n ids held, about n / 2^48 per new id.
  * With 6,000 held that is one in 47 billion; ten years of 1,000 new generations a day
- * (3.65 million) make a loss about 0.008 % likely (README, "How it behaves").
+ * (3.65 million) make a loss about 0.008 % likely (docs/trigger.md, "Generation events").
  */
 export const HASH_BYTES = 6;
 

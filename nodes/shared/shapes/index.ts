@@ -1,7 +1,7 @@
 /**
  * Every reading of an answer whose shape the spec leaves open ("not shown"), and only those:
  * each module quotes the spec's line it answers. The node and the trigger read such answers only
- * through here; test/helpers/shapeGuesses.ts catalogues the forms each accepts.
+ * through here; test/helpers/shapeGuesses.cts catalogues the forms each accepts.
  */
 export * from './answers';
 export * from './channels';

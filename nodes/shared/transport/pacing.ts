@@ -30,7 +30,7 @@
  * out: their holders take new ones (`isCurrent`), so nothing goes out at a pace the service just
  * refused. A 429 to a request sent before the last change says nothing about the new pace.
  *
- * Tuned in simulation (test/unit/pacing.test.ts) against buckets of several bursts, fixed and
+ * Tuned in simulation (test/unit/pacing.test.cts) against buckets of several bursts, fixed and
  * sliding windows, fractional and whole-second waits, 1 and 10 requests at once, short and long
  * latencies; measured in real time in `npm run bench`.
  */

@@ -1,0 +1,269 @@
+import type { IDataObject } from 'n8n-workflow';
+import nock from 'nock';
+import { Readable } from 'node:stream';
+
+import { API_PATH, APP_URL, api } from './fixtures.cjs';
+
+export const GENERATIONS_PATH = `${API_PATH}/studio/generations`;
+
+/**
+ * How the service answers `GET /studio/generations`. The spec fixes none of it (no timestamps, no
+ * order, no paging), so tests run the trigger against each plausible answer.
+ */
+export interface ListShape {
+	/** 'finish': createdAt, updatedAt and finishedAt; 'none': no time field at all. */
+	timestamps: 'finish' | 'none';
+	/** Newest first by creation, by completion (unfinished ones at `pendingAt`), or by last update. */
+	order: 'creation' | 'completion' | 'update';
+	pendingAt?: 'top' | 'bottom';
+	/** Paged as `{ generations, page, pages }`; else one array of any length. */
+	pageSize?: number;
+	/** The list shows only the newest N (unpaged). */
+	window?: number;
+	/** List entries carry outputs (else only a read by id does). */
+	outputsInList?: boolean;
+}
+
+interface Generation {
+	id: string;
+	status: 'queued' | 'running' | 'done' | 'failed';
+	format: string;
+	credits: number;
+	outputs: IDataObject[];
+	createdMs: number;
+	updatedMs: number;
+	finishedMs?: number;
+	note?: string;
+}
+
+/** A stand-in for the service's studio: generations, their list, reads by id, output files. */
+export class GenerationService {
+	/** Creation order, oldest first. */
+	private generations: Generation[] = [];
+	private clock = Date.UTC(2026, 10, 22, 9, 0, 0);
+	/** The service's clock keeps to the real one (a millisecond apart at least), not a second an event from a fixed day. */
+	realTime = false;
+	requests: string[] = [];
+	/** The next list reads fail with this status. */
+	listFailures = 0;
+	listFailStatus = 500;
+	/** Reads by id that fail: id → failures left (Infinity: for ever). */
+	detailFailures = new Map<string, number>();
+	/** The next list reads answer these (a 200 with no list in it, say) instead of the list. */
+	listAnswers: Array<[number, unknown]> = [];
+	/** Output files take this long to answer (ms): a slow file server. */
+	fileDelayMs = 0;
+	/** Output files that trickle in, a byte every 100 ms, for as long as they are read. */
+	tricklingFiles = new Set<string>();
+	/** Output files that answer 404. */
+	missingFiles = new Set<string>();
+	/** Ids that finished (to a final status) since `startCounting()`. */
+	finishedSinceStart = new Map<string, string>();
+	private counting = false;
+	/** The list order, worked out again only after a change. */
+	private order: Generation[] | undefined;
+	private byId = new Map<string, Generation>();
+
+	constructor(public shape: ListShape) {}
+
+	private tick(): number {
+		this.clock = this.realTime ? Math.max(this.clock + 1, Date.now()) : this.clock + 1000;
+		return this.clock;
+	}
+
+	startCounting(): void {
+		this.counting = true;
+	}
+
+	create(id: string, format = 'slideshow'): void {
+		const now = this.tick();
+		const generation: Generation = {
+			id,
+			status: 'queued',
+			format,
+			credits: 3,
+			outputs: [],
+			createdMs: now,
+			updatedMs: now,
+		};
+		this.generations.push(generation);
+		this.byId.set(id, generation);
+		this.order = undefined;
+	}
+
+	finish(id: string, status: 'done' | 'failed' = 'done'): void {
+		const generation = this.find(id);
+		const now = this.tick();
+		generation.status = status;
+		generation.finishedMs = generation.updatedMs = now;
+		generation.outputs = status === 'done' ? [{ id: `m_${id}`, path: `/uploads/${id}.png` }] : [];
+		this.order = undefined;
+		if (this.counting) this.finishedSinceStart.set(id, status);
+	}
+
+	/** Created and finished between two polls: never seen pending. */
+	createDone(id: string, status: 'done' | 'failed' = 'done', format = 'slideshow'): void {
+		this.create(id, format);
+		this.finish(id, status);
+	}
+
+	/** Many at once, cheaply (no per-id work beyond the record). */
+	createDoneMany(prefix: string, count: number, from = 0): string[] {
+		const ids = Array.from({ length: count }, (_, i) => `${prefix}${from + i}`);
+		for (const id of ids) this.createDone(id);
+		return ids;
+	}
+
+	/** The service changes an old generation: metadata, outputs moved. Its status stays. */
+	touch(id: string): void {
+		const generation = this.find(id);
+		generation.updatedMs = this.tick();
+		generation.note = `touched ${generation.updatedMs}`;
+		generation.outputs = generation.outputs.map((output) => ({
+			...output,
+			path: `/moved${String(output.path)}`,
+		}));
+		this.order = undefined;
+	}
+
+	remove(id: string): void {
+		this.generations = this.generations.filter((generation) => generation.id !== id);
+		this.byId.delete(id);
+		this.order = undefined;
+	}
+
+	get size(): number {
+		return this.generations.length;
+	}
+
+	/** The list as the service shows it (newest first unless the shape says otherwise). */
+	listed(): Generation[] {
+		this.order ??= this.sorted();
+		return this.order;
+	}
+
+	private sorted(): Generation[] {
+		const rank = (generation: Generation) => {
+			if (this.shape.order === 'creation') return generation.createdMs;
+			if (this.shape.order === 'update') return generation.updatedMs;
+			if (generation.finishedMs !== undefined) return generation.finishedMs;
+			return this.shape.pendingAt === 'bottom' ? -Infinity : Infinity;
+		};
+		const newestFirst =
+			this.shape.order === 'creation'
+				? [...this.generations].reverse()
+				: [...this.generations].sort((a, b) => rank(b) - rank(a));
+		return this.shape.window ? newestFirst.slice(0, this.shape.window) : newestFirst;
+	}
+
+	private publicRecord(generation: Generation, inList: boolean): IDataObject {
+		const record: IDataObject = {
+			id: generation.id,
+			status: generation.status,
+			format: generation.format,
+			credits: generation.credits,
+		};
+		if (!inList || this.shape.outputsInList !== false) record.outputs = generation.outputs;
+		if (generation.note) record.note = generation.note;
+		if (this.shape.timestamps === 'finish') {
+			record.createdAt = new Date(generation.createdMs).toISOString();
+			record.updatedAt = new Date(generation.updatedMs).toISOString();
+			if (generation.finishedMs !== undefined)
+				record.finishedAt = new Date(generation.finishedMs).toISOString();
+		}
+		return record;
+	}
+
+	private find(id: string): Generation {
+		const generation = this.byId.get(id);
+		if (!generation) throw new Error(`no generation ${id}`);
+		return generation;
+	}
+
+	/** nock interceptors for the list, reads by id and output files. */
+	serve(): void {
+		api()
+			.get(GENERATIONS_PATH)
+			.query(true)
+			.reply((uri) => {
+				this.requests.push(uri);
+				if (this.listFailures > 0) {
+					this.listFailures--;
+					if (this.listFailStatus === 429)
+						return [
+							429,
+							{ code: 'RATE_LIMITED', bucket: 'studio', limit: 1, retryAfter: 999 },
+							{ 'Retry-After': '999' },
+						];
+					return [this.listFailStatus, { msg: 'down' }];
+				}
+				const answer = this.listAnswers.shift();
+				if (answer) return answer;
+				const query = new URL(uri, APP_URL).searchParams;
+				const status = query.get('status');
+				const rows = status
+					? this.listed().filter((generation) => generation.status === status)
+					: this.listed();
+				const record = (generation: Generation) => this.publicRecord(generation, true);
+				if (!this.shape.pageSize) return [200, rows.map(record)];
+				const page = Number(query.get('page') ?? 1);
+				const pages = Math.max(1, Math.ceil(rows.length / this.shape.pageSize));
+				return [
+					200,
+					{
+						generations: rows
+							.slice((page - 1) * this.shape.pageSize, page * this.shape.pageSize)
+							.map(record),
+						page,
+						pages,
+					},
+				];
+			})
+			.persist();
+		api()
+			.get(new RegExp(`^${GENERATIONS_PATH}/[^/?]+$`))
+			.reply((uri) => {
+				this.requests.push(uri);
+				const id = decodeURIComponent(uri.split('/').pop() ?? '');
+				const failures = this.detailFailures.get(id) ?? 0;
+				if (failures > 0) {
+					this.detailFailures.set(id, failures - 1);
+					return [500, { msg: 'detail read failed' }];
+				}
+				const generation = this.byId.get(id);
+				return generation
+					? [200, this.publicRecord(generation, false)]
+					: [404, { msg: 'generation not found' }];
+			})
+			.persist();
+		nock(APP_URL)
+			.get(/^\/(moved\/)?uploads\//)
+			.reply((uri, _body, callback) => {
+				this.requests.push(uri);
+				const id = uri
+					.split('/')
+					.pop()!
+					.replace(/\.png$/, '');
+				const answer: [number, unknown, Record<string, string>?] = this.missingFiles.has(id)
+					? [404, { msg: 'file not found' }]
+					: this.tricklingFiles.has(id)
+						? [200, trickle(), { 'Content-Type': 'image/png' }]
+						: [200, Buffer.from(`png ${id}`), { 'Content-Type': 'image/png' }];
+				setTimeout(() => callback(null, answer as [number, string]), this.fileDelayMs);
+			})
+			.persist();
+	}
+}
+
+/** A body that never ends: a byte every 100 ms until the reader goes away. */
+function trickle(): Readable {
+	const timer = setInterval(() => body.push(Buffer.from('p')), 100);
+	const body = new Readable({
+		read: () => undefined,
+		destroy: (error, done) => {
+			clearInterval(timer);
+			done(error);
+		},
+	});
+	return body;
+}

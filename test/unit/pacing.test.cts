@@ -1,0 +1,304 @@
+/**
+ * The pacer against simulated limiters, in virtual time (no clocks, no waits): each shape the
+ * spec leaves open, 1 and 10 requests at once, 3 and 30 ms latency. Real-time runs against the
+ * sandbox are in test/integration/rateLimits.test.cts and `npm run bench` (batch rows).
+ */
+import { RequestPacer, type PacerTicket } from '../../nodes/shared/transport/pacing';
+import { RetryAfterUnit, refusalWait } from '../../nodes/shared/transport/rateLimit';
+import { MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/shared/transport';
+
+type Limiter = (now: number) => number | undefined; // seconds to wait, or undefined when accepted
+/**
+ * How the 429s give `retryAfter`: exact fractions of seconds; whole seconds (rounded up) known to
+ * be seconds (a Retry-After header beside them); or whole seconds with no header, which the
+ * transport reads as milliseconds until the service shows they are seconds (as in `npm run bench`).
+ */
+type Waits = 'fractions' | 'whole seconds' | 'whole numbers, no header';
+
+function tokenBucket(perSecond: number, burst: number): Limiter {
+	let tokens = burst;
+	let at = 0;
+	return (now) => {
+		tokens = Math.min(burst, tokens + ((now - at) / 1000) * perSecond);
+		at = now;
+		if (tokens >= 1) {
+			tokens -= 1;
+			return undefined;
+		}
+		return (1 - tokens) / perSecond;
+	};
+}
+
+function fixedWindow(limit: number, windowMs: number): Limiter {
+	let start = -1;
+	let count = 0;
+	return (now) => {
+		const current = Math.floor(now / windowMs) * windowMs;
+		if (current !== start) [start, count] = [current, 0];
+		if (count < limit) {
+			count++;
+			return undefined;
+		}
+		return (current + windowMs - now) / 1000;
+	};
+}
+
+function slidingLog(limit: number, windowMs: number): Limiter {
+	const log: number[] = [];
+	return (now) => {
+		while (log.length && log[0] <= now - windowMs) log.shift();
+		if (log.length < limit) {
+			log.push(now);
+			return undefined;
+		}
+		return (log[0] + windowMs - now) / 1000;
+	};
+}
+
+/**
+ * Runs `items` requests through the pacer as the transport does (a slot voided while held is taken
+ * again; a refused request waits as long as the pacer says, then takes a new slot); a tiny event
+ * loop in virtual time. `latencyMs`: from sending to the answer, the limiter deciding halfway.
+ */
+function simulate(
+	limiter: Limiter,
+	waits: Waits,
+	concurrency: number,
+	items: number,
+	latencyMs = 3,
+) {
+	const pacer = new RequestPacer();
+	const unit = new RetryAfterUnit();
+	const events: Array<[number, () => void]> = [];
+	const at = (time: number, run: () => void) => events.push([time, run]);
+	let now = 0;
+	let seed = 7;
+	const jitter = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 3; // timers fire late
+	let next = 0;
+	let sent = 0;
+	let refused = 0;
+	// Requests sent before the wait of a 429 already received had passed (whichever request it
+	// answered), in the unit the wait was read in.
+	let early = 0;
+	let quietUntil = 0;
+	const attempt = (done: () => void) => {
+		const ticket: PacerTicket = pacer.take(now);
+		at(Math.max(ticket.at, now) + jitter(), () => {
+			if (!pacer.isCurrent(ticket)) return attempt(done);
+			sent++;
+			if (now < quietUntil) early++;
+			const wait = limiter(now + latencyMs / 2);
+			at(now + latencyMs, () => {
+				if (wait === undefined) {
+					pacer.accepted();
+					unit.accepted();
+					return done();
+				}
+				refused++;
+				const seconds =
+					waits === 'fractions' ? Number(wait.toFixed(3)) : Math.max(1, Math.ceil(wait));
+				// As the transport reads it: the header, when there is one, says the unit.
+				const headers = waits === 'whole seconds' ? { 'retry-after': String(seconds) } : {};
+				const asked = refusalWait(
+					unit,
+					pacer,
+					{ body: { retryAfter: seconds }, headers },
+					pacer.isCurrent(ticket),
+					now,
+				);
+				const waitMs = Math.max(asked.ms, MIN_RATE_LIMIT_WAIT_MS);
+				quietUntil = Math.max(quietUntil, now + waitMs);
+				const ownWaitMs = pacer.refused(now, waitMs, asked.wholeSeconds, ticket);
+				at(now + ownWaitMs, () => attempt(done));
+			});
+		});
+	};
+	const worker = () => {
+		if (next < items) {
+			next++;
+			attempt(worker);
+		}
+	};
+	for (let i = 0; i < concurrency; i++) worker();
+	while (events.length) {
+		let first = 0;
+		for (let i = 1; i < events.length; i++) if (events[i][0] < events[first][0]) first = i;
+		const [time, run] = events.splice(first, 1)[0];
+		now = time;
+		run();
+	}
+	return { seconds: now / 1000, sent, refused, early };
+}
+
+/** Limiters that all allow 20 requests a second on average, with bursts from 5 to 100. */
+const limiters: Array<[string, () => Limiter]> = [
+	['token bucket 20/s, burst 20', () => tokenBucket(20, 20)],
+	['token bucket 20/s, burst 5', () => tokenBucket(20, 5)],
+	['token bucket 20/s, burst 100', () => tokenBucket(20, 100)],
+	['fixed window 10 per 500 ms', () => fixedWindow(10, 500)],
+	['fixed window 20 per second', () => fixedWindow(20, 1000)],
+	['fixed window 100 per 5 s', () => fixedWindow(100, 5000)],
+	['sliding window 10 per 500 ms', () => slidingLog(10, 500)],
+];
+
+describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
+	const cases = limiters.flatMap(([name, make]) =>
+		(['fractions', 'whole seconds', 'whole numbers, no header'] as const).flatMap((waits) =>
+			[1, 10].flatMap((concurrency) =>
+				[3, 30].map(
+					(latency) =>
+						[
+							`${name}, retryAfter in ${waits}, ${concurrency} at once, ${latency} ms latency`,
+							make,
+							waits,
+							concurrency,
+							latency,
+						] as const,
+				),
+			),
+		),
+	);
+	test.each(cases)('%s', (name, make, waits, concurrency, latency) => {
+		const result = simulate(make(), waits, concurrency, 1000, latency);
+		const rate = 1000 / result.seconds;
+		// eslint-disable-next-line no-console -- the measured rate is the point of reading the log
+		console.log(
+			`${name}: ${rate.toFixed(1)} req/s (${(rate / 20).toFixed(3)}× allowed), 429 ${result.refused} of ${result.sent} (${((100 * result.refused) / result.sent).toFixed(1)} %)`,
+		);
+		expect(result.early).toBe(0);
+		// Whole seconds, 10 at once: every 429 pauses the run for a whole second (nothing goes out
+		// sooner), and small bursts hide a pace a little too fast for a while, so a few 429s cost up
+		// to a tenth of the run here (0.872 at worst). Still open in #24 (see the note).
+		expect(rate / 20).toBeGreaterThanOrEqual(
+			waits !== 'fractions' && concurrency === 10 ? 0.85 : 0.9,
+		);
+		expect(result.refused / result.sent).toBeLessThanOrEqual(0.05);
+	});
+
+	test.each(
+		(['fractions', 'whole seconds', 'whole numbers, no header'] as const).flatMap((waits) =>
+			[1, 10].map((concurrency) => [waits, concurrency] as const),
+		),
+	)(
+		'squeezed, then released (a bucket shared from 10 s to 40 s), retryAfter in %s, %i at once: back to the allowed rate within seconds',
+		(waits, concurrency) => {
+			let tokens = 20;
+			let last = 0;
+			const limiter: Limiter = (now) => {
+				const rate = now >= 10_000 && now < 40_000 ? 5 : 20;
+				tokens = Math.min(20, tokens + ((now - last) / 1000) * rate);
+				last = now;
+				if (tokens >= 1) {
+					tokens -= 1;
+					return undefined;
+				}
+				return (1 - tokens) / rate;
+			};
+			const result = simulate(limiter, waits, concurrency, 2000);
+			const idealSeconds = 40 + (2000 - 350) / 20;
+			// eslint-disable-next-line no-console -- as above
+			console.log(
+				`squeeze then release, ${waits}, ${concurrency} at once: ${result.seconds.toFixed(1)} s (ideal ${idealSeconds}), 429 ${result.refused} of ${result.sent}`,
+			);
+			expect(result.early).toBe(0);
+			expect(idealSeconds / result.seconds).toBeGreaterThanOrEqual(0.67);
+			expect(result.refused / result.sent).toBeLessThanOrEqual(0.05);
+		},
+	);
+
+	test('a service that refuses everything for a while does not slow the run to a crawl afterwards', () => {
+		let open = false;
+		const bucket = tokenBucket(20, 20);
+		const result = simulate(
+			(now) => (open || (open = now > 5000) ? bucket(now) : 1),
+			'fractions',
+			1,
+			300,
+		);
+		expect(300 / (result.seconds - 5)).toBeGreaterThanOrEqual(18);
+	});
+
+	test('a 429 at a learned pace pauses every request of the run and voids the slots handed out', () => {
+		const pacer = new RequestPacer();
+		for (let i = 0; i < 10; i++) {
+			pacer.take(0);
+			pacer.accepted();
+		}
+		pacer.refused(5, 1000, true, pacer.take(5)); // whole seconds: the burst gives the first pace
+		expect(pacer.requestsPerSecond).toBeLessThan(Infinity);
+		const sending = pacer.take(2000);
+		const waiting = pacer.take(2000);
+		expect(waiting.at).toBeGreaterThan(2000);
+		pacer.refused(2010, 300, false, sending);
+		expect(pacer.isCurrent(waiting)).toBe(false); // its holder takes a new slot instead of sending
+		expect(pacer.take(2020).at).toBeGreaterThanOrEqual(2310);
+	});
+
+	test('the refused request waits as long as the rest of the run: the whole wait asked, in either unit', () => {
+		const pacer = new RequestPacer();
+		expect(pacer.refused(10, 2000, true, pacer.take(0))).toBe(2000);
+		expect(pacer.take(20).at).toBe(2010); // the others resume with it, not sooner
+		expect(pacer.refused(1700, 250, false, pacer.take(1610))).toBe(250);
+		expect(pacer.refused(2000, 0, false, pacer.take(1950))).toBe(0); // the transport puts its floor under it
+	});
+
+	test('a 429 for a request sent before the last change of pace leaves the pace alone, but its wait is kept', () => {
+		const pacer = new RequestPacer();
+		const early = pacer.take(0);
+		const late = pacer.take(0);
+		pacer.refused(10, 1000, false, early); // first 429: everyone waits, the pace is being measured
+		expect(pacer.isCurrent(late)).toBe(false); // its holder takes a new slot, after the pause
+		expect(pacer.refused(12, 1000, false, late)).toBe(1000); // sent before that: nothing new; it waits as asked
+		expect(pacer.take(20).at).toBe(1012); // and nothing goes out before its wait has passed either
+		expect(pacer.requestsPerSecond).toBe(Infinity);
+	});
+	test('waits that prove to be seconds (no header): the first burst gives the pace at once, no second burst is refused to measure it again', () => {
+		const pacer = new RequestPacer();
+		for (let i = 0; i < 10; i++) {
+			pacer.take(i * 4);
+			pacer.accepted();
+		}
+		// "retryAfter: 1" read as milliseconds: the transport waits its 50 ms floor, the service refuses again.
+		pacer.refused(40, 50, false, pacer.take(40));
+		pacer.refused(95, 50, false, pacer.take(95));
+		pacer.pause(150 + 1000); // the third refusal shows the unit: a whole second
+		pacer.relearn(1000);
+		expect(pacer.requestsPerSecond).toBeGreaterThan(10); // 10 in 40 ms, then a wait under a second
+		expect(pacer.requestsPerSecond).toBeLessThan(40);
+		const first = pacer.take(200);
+		const second = pacer.take(200);
+		expect(first.at).toBe(1150); // nothing before the wait
+		expect(second.at - first.at).toBeCloseTo(1000 / pacer.requestsPerSecond, 5); // paced, not a burst
+		// Once it holds, the next pace tried is a small step up: a 429 costs a whole second here.
+		const guess = pacer.requestsPerSecond;
+		let now = second.at;
+		for (let i = 0; i < 1000 && pacer.requestsPerSecond === guess; i++) {
+			now = pacer.take(now).at;
+			pacer.accepted();
+		}
+		expect(pacer.requestsPerSecond / guess).toBeCloseTo(1.2, 5);
+	});
+
+	test('waits that prove to be seconds after a pace has held (a squeeze): the pace that held is kept, so the run climbs back to it later', () => {
+		const pacer = new RequestPacer();
+		const acceptUntil = (from: number, until: number) => {
+			let now = from;
+			for (let i = 0; i < 10_000 && now < until; i++) {
+				now = Math.max(now + 1, pacer.take(now).at);
+				pacer.accepted();
+			}
+			return now;
+		};
+		let now = acceptUntil(0, 20); // a burst
+		pacer.refused(now, 50, false, pacer.take(now)); // short waits: one more cycle measures the rate
+		now = acceptUntil(now + 50, now + 100);
+		pacer.refused(now, 50, false, pacer.take(now));
+		expect(pacer.requestsPerSecond).toBeLessThan(Infinity);
+		now = acceptUntil(now + 50, now + 5000); // it holds: confirmed (and the next one probed)
+		const held = pacer.requestsPerSecond;
+		pacer.pause(now + 1000);
+		pacer.relearn(1000);
+		expect(pacer.requestsPerSecond).toBe(held);
+		expect(pacer.take(now).at).toBe(now + 1000);
+	});
+});

@@ -1,0 +1,96 @@
+/**
+ * What `npm publish` would ship: exactly the built nodes, credentials, icons and codex files, with
+ * README, LICENSE and package.json; no test code, no sources, no secrets. Reads `npm pack
+ * --dry-run` over dist/, which test/globalSetup.js compiles before any suite runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { API_KEY, OAUTH_TOKEN } from '../helpers/secrets.cjs';
+
+const ROOT = join(__dirname, '..', '..');
+
+function filesUnder(folder: string): string[] {
+	return readdirSync(join(ROOT, folder)).flatMap((name) => {
+		const path = join(folder, name);
+		return statSync(join(ROOT, path)).isDirectory() ? filesUnder(path) : [path];
+	});
+}
+
+/** What the source says the package must hold: one .js per .ts, every codex file and icon. */
+function expectedFiles(): string[] {
+	const sources = [...filesUnder('nodes'), ...filesUnder('credentials')];
+	return [
+		'LICENSE',
+		'README.md',
+		'package.json',
+		...sources
+			.filter((path) => path.endsWith('.ts'))
+			.map((path) => `dist/${path.replace(/\.ts$/, '.js')}`),
+		...sources
+			.filter((path) => path.endsWith('.node.json') || /\.(svg|png)$/.test(path))
+			.map((path) => `dist/${path}`),
+		...filesUnder('icons').map((path) => `dist/${path}`),
+	].sort();
+}
+
+const packed: string[] = existsSync(join(ROOT, 'dist'))
+	? (
+			JSON.parse(
+				execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+					cwd: ROOT,
+					encoding: 'utf8',
+					stdio: ['ignore', 'pipe', 'ignore'],
+				}),
+			) as Array<{ files: Array<{ path: string }> }>
+		)[0].files
+			.map((file) => file.path)
+			.sort()
+	: [];
+
+describe('the npm package', () => {
+	test('dist/ was compiled before the tests (test/globalSetup.js)', () => {
+		expect(packed.length).toBeGreaterThan(0);
+	});
+
+	test('holds exactly the built nodes, credentials, icons and codex files, README, LICENSE and package.json', () => {
+		expect(packed).toEqual(expectedFiles());
+	});
+
+	test('holds no test code, TypeScript sources, source maps or environment files', () => {
+		expect(
+			packed.filter((path) =>
+				/(^|\/)(test|bench|scripts|examples)\/|\.ts$|\.map$|(^|\/)\.env|\.npmrc$/.test(path),
+			),
+		).toEqual([]);
+	});
+
+	test('every node and credential that package.json registers is in it, with a codex file per node', () => {
+		const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+			n8n: { nodes: string[]; credentials: string[] };
+		};
+		for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials])
+			expect(packed).toContain(entry);
+		for (const node of manifest.n8n.nodes) expect(packed).toContain(node.replace(/\.js$/, '.json'));
+	});
+
+	test('no file in it carries a secret', () => {
+		const secretLike = [
+			API_KEY,
+			OAUTH_TOKEN,
+			/-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+			/\bnpm_[A-Za-z0-9]{36}\b/,
+			/\bgh[pousr]_[A-Za-z0-9]{36}\b/,
+		];
+		const leaks = packed.flatMap((path) => {
+			const text = readFileSync(join(ROOT, path), 'utf8');
+			return secretLike
+				.filter((secret) =>
+					typeof secret === 'string' ? text.includes(secret) : secret.test(text),
+				)
+				.map((secret) => `${path}: ${String(secret)}`);
+		});
+		expect(leaks).toEqual([]);
+	});
+});

@@ -1,0 +1,71 @@
+/**
+ * The README is for users: the two commands on top (the contract CI holds us to), at most 400
+ * lines, the sections a user looks for, and every local link pointing at a file that exists.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const lines = readme.split('\n');
+
+test('the two commands are in the first 20 lines: the demo, then the tests', () => {
+	const top = lines.slice(0, 20).join('\n');
+	expect(top).toMatch(/^npm ci && npm run demo\b/m);
+	expect(top).toMatch(/^npm test\b/m);
+	expect(top.indexOf('npm run demo')).toBeLessThan(top.indexOf('npm test'));
+});
+
+test('CI runs exactly the README’s test command', () => {
+	const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+	expect(ci.split('\n').filter((line) => /^npm test\b/.test(line))).toEqual(['npm test']);
+});
+
+test('is at most 400 lines', () => {
+	expect(lines.length).toBeLessThanOrEqual(401); // the last line ends with a newline
+});
+
+test('has the sections a user looks for, in order', () => {
+	const headings = lines.filter((line) => line.startsWith('## ')).map((line) => line.slice(3));
+	const wanted = [
+		'The two commands',
+		'Contents',
+		'Install',
+		'Credentials',
+		'Operations',
+		'The trigger',
+		'Use it in an AI agent',
+		'Examples',
+		'Troubleshooting',
+		'Compatibility',
+		'Resources',
+		'Version history',
+	];
+	expect(headings.filter((heading) => wanted.includes(heading))).toEqual(wanted);
+	expect(readme).toMatch(/1\.60\.1 or later/);
+	expect(readme).toMatch(/Queue mode/);
+	expect(readme).toContain('[CHANGELOG.md](CHANGELOG.md)');
+});
+
+test('every local link and every example it names exists', () => {
+	const local = [...readme.matchAll(/\]\(([^)#:]+)(#[^)]*)?\)/g)].map(([, path]) => path);
+	const examples = [...readme.matchAll(/`([\w-]+\.json)`/g)].map(([, file]) => `examples/${file}`);
+	expect(local.length).toBeGreaterThan(3);
+	expect([...local, ...examples].filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+});
+
+test('its table of contents points at headings it has', () => {
+	const anchors = new Set(
+		lines
+			.filter((line) => /^#{2,3} /.test(line))
+			.map((line) =>
+				line
+					.replace(/^#+ /, '')
+					.toLowerCase()
+					.replace(/[^\w\s-]/g, '')
+					.replace(/\s/g, '-'),
+			),
+	);
+	const targets = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map(([, anchor]) => anchor);
+	expect(targets.filter((anchor) => !anchors.has(anchor))).toEqual([]);
+});

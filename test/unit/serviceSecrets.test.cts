@@ -1,0 +1,258 @@
+/**
+ * A service's secrets never reach an item: every operation, fed answers full of token-like fields
+ * (as the real backend's Disconnect gives a channel's OAuth tokens), outputs none of them, and
+ * neither do its error items when the service refuses with such a body.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import nock from 'nock';
+
+import { resources } from '../../nodes/SocialContent/actions/router';
+import { isSecretField, withoutSecrets } from '../../nodes/shared/shapes/secrets';
+import {
+	API_KEY,
+	APP_URL,
+	NODE,
+	errorText,
+	runAction,
+	startGeneration,
+} from '../helpers/fixtures.cjs';
+
+/** One value per spelling of a secret field; none may appear in anything the node outputs. */
+const SECRET_FIELDS: IDataObject = {
+	token: 'SVC-SECRET-token',
+	refreshToken: 'SVC-SECRET-refreshToken',
+	accessToken: 'SVC-SECRET-accessToken',
+	access_token: 'SVC-SECRET-access_token',
+	refresh_token: 'SVC-SECRET-refresh_token',
+	secret: 'SVC-SECRET-secret',
+	password: 'SVC-SECRET-password',
+	apiKey: 'SVC-SECRET-apiKey',
+	API_KEY: 'SVC-SECRET-API_KEY',
+	clientSecret: 'SVC-SECRET-clientSecret',
+	'Client-Secret': 'SVC-SECRET-Client-Secret',
+	TOKEN: 'SVC-SECRET-TOKEN',
+	customInstanceDetails: 'SVC-SECRET-customInstanceDetails',
+	// Named as other services name theirs (#40).
+	idToken: 'SVC-SECRET-idToken',
+	id_token: 'SVC-SECRET-id_token',
+	tokenSecret: 'SVC-SECRET-tokenSecret',
+	oauth_token_secret: 'SVC-SECRET-oauth_token_secret',
+	accessTokenSecret: 'SVC-SECRET-accessTokenSecret',
+	privateKey: 'SVC-SECRET-privateKey',
+	apiSecret: 'SVC-SECRET-apiSecret',
+	appSecret: 'SVC-SECRET-appSecret',
+	appPassword: 'SVC-SECRET-appPassword',
+	sessionToken: 'SVC-SECRET-sessionToken',
+	bearerToken: 'SVC-SECRET-bearerToken',
+	authorization: 'SVC-SECRET-authorization',
+	cookie: 'SVC-SECRET-cookie',
+	jwt: 'SVC-SECRET-jwt',
+};
+
+/** A record with the fields the operations read, and secrets at every depth. */
+function poisoned(extra: IDataObject = {}): IDataObject {
+	return {
+		id: 'rec_1',
+		postId: 'post_1',
+		name: 'Record',
+		identifier: 'x',
+		status: 'done',
+		path: '/uploads/a.png',
+		url: 'https://app.example.com/connect',
+		date: '2026-12-01T10:00:00.000Z',
+		credits: 3,
+		score: 80,
+		connected: true,
+		...SECRET_FIELDS,
+		integration: { id: 'ch_x', name: 'X', ...SECRET_FIELDS },
+		nested: { ...SECRET_FIELDS, list: [{ ...SECRET_FIELDS, id: 'inner' }] },
+		...extra,
+	};
+}
+
+const channel = { __rl: true, mode: 'id', value: 'ch_x' };
+const binaryItem = [
+	{
+		json: {},
+		binary: {
+			data: {
+				data: Buffer.from('png').toString('base64'),
+				mimeType: 'image/png',
+				fileName: 'p.png',
+			},
+		},
+	},
+];
+
+/** Each operation with parameters that make it send its request(s). */
+const OPERATIONS: Record<string, { parameters: IDataObject; items?: IDataObject[] }> = {
+	'account.checkConnection': { parameters: {} },
+	'account.getBrandProfile': { parameters: {} },
+	'hook.score': { parameters: { text: 'Stop: read this' } },
+	'hook.generate': { parameters: { topic: 'tea', count: 2 } },
+	'studio.listFormats': { parameters: { simplify: false } },
+	'studio.startGeneration': {
+		parameters: startGeneration('wall_of_text', { hook: 'x' }) as IDataObject,
+	},
+	'studio.getGeneration': {
+		parameters: { generationId: { __rl: true, mode: 'id', value: 'gen_1' }, simplify: false },
+	},
+	'studio.listGenerations': { parameters: { returnAll: true, simplify: false } },
+	'studio.getCredits': { parameters: {} },
+	'channel.list': { parameters: { simplify: false } },
+	'channel.getConnectUrl': { parameters: { provider: 'x' } },
+	'channel.isConnected': { parameters: {} },
+	'channel.disconnect': { parameters: { channel } },
+	'channel.getAnalytics': { parameters: { channel } },
+	'channel.getPostAnalytics': {
+		parameters: { postId: { __rl: true, mode: 'id', value: 'post_1' } },
+	},
+	'media.upload': { parameters: { binaryPropertyName: 'data' }, items: binaryItem },
+	'media.importFromUrl': { parameters: { url: 'https://example.com/a.png' } },
+	'media.list': { parameters: { returnAll: true, simplify: false } },
+	'post.create': {
+		parameters: {
+			type: 'now',
+			channels: ['ch_x'],
+			content: { parts: [{ text: 'Hello there' }] },
+			media: { files: [{ source: 'binary', binaryPropertyName: 'data' }] },
+		},
+		items: binaryItem,
+	},
+	'post.list': { parameters: { startDate: '2026-11-01', endDate: '2026-12-31' } },
+	'post.delete': { parameters: { postId: { __rl: true, mode: 'id', value: 'post_1' } } },
+	'post.findFreeSlot': { parameters: { channel } },
+};
+
+const secretValues = Object.values(SECRET_FIELDS) as string[];
+const leaked = (text: string) => secretValues.filter((secret) => text.includes(secret));
+
+/** Every request answers with secrets: channels as a list (Post → Create checks them), the rest as one record. */
+function serviceAnswering(status: number) {
+	const record = () => poisoned(status >= 400 ? { msg: 'refused', message: ['refused here'] } : {});
+	nock(APP_URL, { reqheaders: { authorization: API_KEY } })
+		.persist()
+		.get(/\/integrations$/)
+		.reply(status, [poisoned({ id: 'ch_x', identifier: 'x' })])
+		.get(/.*/)
+		.reply(status, record)
+		.post(/.*/)
+		.reply(status, record)
+		.delete(/.*/)
+		.reply(status, record);
+}
+
+describe('no secret of the service reaches an item', () => {
+	test('the table covers every operation', () => {
+		const operations = Object.entries(resources).flatMap(([resource, operations]) =>
+			Object.keys(operations).map((operation) => `${resource}.${operation}`),
+		);
+		expect(Object.keys(OPERATIONS).sort()).toEqual(operations.sort());
+	});
+
+	test('withoutSecrets removes each spelling at any depth and keeps everything else', () => {
+		expect(withoutSecrets(poisoned())).toEqual({
+			id: 'rec_1',
+			postId: 'post_1',
+			name: 'Record',
+			identifier: 'x',
+			status: 'done',
+			path: '/uploads/a.png',
+			url: 'https://app.example.com/connect',
+			date: '2026-12-01T10:00:00.000Z',
+			credits: 3,
+			score: 80,
+			connected: true,
+			integration: { id: 'ch_x', name: 'X' },
+			nested: { list: [{ id: 'inner' }] },
+		});
+		expect(
+			[
+				'tokens',
+				'tokenExpiration',
+				'secretary',
+				'passwordHint',
+				'nextPageToken',
+				'maxTokens',
+				'publicKey',
+			].filter(isSecretField),
+		).toEqual([]);
+	});
+
+	test.each(Object.keys(OPERATIONS))('%s: its output items hold none', async (key) => {
+		const [resource, operation] = key.split('.');
+		const { parameters, items } = OPERATIONS[key];
+		serviceAnswering(200);
+		const result = await runAction({ resource, operation, ...parameters } as INodeParameters, {
+			items: items ?? [{}],
+		});
+		expect(result.error).toBeUndefined();
+		const output = result.output(NODE);
+		expect(output.length).toBeGreaterThan(0);
+		expect(leaked(JSON.stringify(output.map((item) => item.json)))).toEqual([]);
+	});
+
+	test.each(Object.keys(OPERATIONS))('%s: its error item and error hold none', async (key) => {
+		const [resource, operation] = key.split('.');
+		const { parameters, items } = OPERATIONS[key];
+		serviceAnswering(400);
+		const result = await runAction({ resource, operation, ...parameters } as INodeParameters, {
+			items: items ?? [{}],
+			onError: 'continueRegularOutput',
+		});
+		expect(result.error).toBeUndefined();
+		const [failed] = result.output(NODE);
+		expect(failed.json.error).toEqual(expect.any(String));
+		const error = failed.error as Error & { description?: string; context?: unknown };
+		const shown = [
+			JSON.stringify(failed.json),
+			error.message,
+			error.description ?? '',
+			JSON.stringify(error),
+			JSON.stringify(error.context ?? {}),
+		].join('\n');
+		expect(leaked(shown)).toEqual([]);
+		// Without the node's error output: the error n8n shows for the run.
+		serviceAnswering(400);
+		const stopped = await runAction({ resource, operation, ...parameters } as INodeParameters, {
+			items: items ?? [{}],
+		});
+		expect(stopped.error).toBeDefined();
+		expect(leaked(errorText(stopped))).toEqual([]);
+	});
+});
+
+describe('secrets in other places of an answer (#40)', () => {
+	test("a post's settings sent as JSON text: a secret inside is stripped too", async () => {
+		nock(APP_URL, { reqheaders: { authorization: API_KEY } })
+			.get(/\/posts/)
+			.query(true)
+			.reply(200, [
+				{
+					id: 'post_1',
+					content: 'Hi',
+					publishDate: '2026-12-01T10:00:00.000Z',
+					settings: JSON.stringify({ who_can_reply: 'everyone', token: 'SVC-SECRET-in-settings' }),
+				},
+			]);
+		const result = await runAction({
+			resource: 'post',
+			operation: 'list',
+			startDate: '2026-11-01',
+			endDate: '2026-12-31',
+		});
+		const json = JSON.stringify(result.output(NODE).map((item) => item.json));
+		expect(json).toContain('who_can_reply');
+		expect(json).not.toContain('SVC-SECRET-in-settings');
+	});
+
+	test("the credential's own key echoed in a 200 answer never reaches the run data", async () => {
+		nock(APP_URL, { reqheaders: { authorization: API_KEY } })
+			.get(/\/is-connected$/)
+			.reply(200, { connected: true, note: `requested with ${API_KEY}`, echo: { key: API_KEY } });
+		const result = await runAction({ resource: 'channel', operation: 'isConnected' });
+		const json = JSON.stringify(result.output(NODE).map((item) => item.json));
+		expect(json).toContain('[redacted]');
+		expect(json).not.toContain(API_KEY);
+	});
+});

@@ -1,0 +1,352 @@
+/**
+ * The cases the model-based search found (issue #38), one test each, through the real poll() in
+ * the simulated poll engines: each broke "every generation finishing after activation fires
+ * once, nothing before it fires" before the memory kept the newest ids in list order.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import nock from 'nock';
+
+import {
+	plan,
+	baseline,
+	EMPTY_START_MAX_NEW,
+	MAX_PENDING,
+	readState,
+	type GenerationState,
+} from '../../nodes/SocialContentTrigger/generationState';
+import { InsertionMemory } from '../../nodes/SocialContentTrigger/idMemory';
+import { apiKeyCredentials } from '../helpers/fixtures.cjs';
+import {
+	GENERATIONS_PATH,
+	GenerationService,
+	type ListShape,
+} from '../helpers/generationService.cjs';
+import { ENGINES, SimulatedN8n, type Engine } from '../helpers/pollEngines.cjs';
+
+type PollResult = INodeExecutionData[][] | null;
+const ids = (...results: PollResult[]) =>
+	results.flatMap((result) => (result?.[0] ?? []).map((item) => String(item.json.id)));
+const NO_TIMESTAMPS: ListShape = { timestamps: 'none', order: 'creation' };
+
+beforeEach(() => nock.cleanAll());
+
+/** Polls `count` times and returns every id fired. */
+async function quietPolls(n8n: SimulatedN8n, count: number): Promise<string[]> {
+	const fired: string[] = [];
+	for (let poll = 0; poll < count; poll++) fired.push(...ids(await n8n.poll()));
+	return fired;
+}
+
+describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
+	test('1,511 finished at activation (more than the activation record holds): the first scheduled polls fire nothing', async () => {
+		const service = new GenerationService(NO_TIMESTAMPS);
+		service.serve();
+		service.createDoneMany('old_', 1511);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		expect(await quietPolls(n8n, 3)).toEqual([]);
+		service.createDone('new');
+		expect(await quietPolls(n8n, 2)).toEqual(['new']);
+	});
+
+	test.each<[string, [number, unknown]]>([
+		['{"message":"maintenance"}', [200, { message: 'maintenance' }]],
+		['[]', [200, []]],
+		['204', [204, '']],
+		['{"generations":null}', [200, { generations: null }]],
+	])(
+		'the first read answers %s: no starting point from it; the next read is one, and 300 old ones never fire',
+		async (_name, answer) => {
+			const service = new GenerationService(NO_TIMESTAMPS);
+			service.serve();
+			service.createDoneMany('old_', 300);
+			service.listAnswers.push(answer);
+			const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+			expect(await n8n.activate()).toBeNull();
+			expect(await quietPolls(n8n, 3)).toEqual([]);
+			service.createDone('new');
+			expect(await quietPolls(n8n, 2)).toEqual(['new']);
+		},
+	);
+
+	test.each([503, 429])(
+		'the activation poll fails (%i): a scheduled poll takes the starting point and keeps it, though nothing is saved until one emits',
+		async (status) => {
+			const service = new GenerationService(NO_TIMESTAMPS);
+			service.serve();
+			service.createDoneMany('old_', 40);
+			service.listFailStatus = status;
+			service.listFailures = 1;
+			const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+			expect(await n8n.activate()).toBeNull();
+			expect(n8n.activationErrors).toEqual([]);
+			expect(await quietPolls(n8n, 3)).toEqual([]); // the first takes the starting point
+			service.createDone('a');
+			service.createDone('b');
+			expect(await quietPolls(n8n, 3)).toEqual(['a', 'b']);
+		},
+	);
+});
+
+test.each<Engine>(['durable', 'durableCursors'])(
+	'%s: a read that never answers ends within the poll budget (no full-length retries)',
+	async (engine) => {
+		const service = new GenerationService(NO_TIMESTAMPS);
+		service.serve();
+		service.createDoneMany('old_', 5);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		n8n.durablePollBudgetMs = 3000; // ours: 80 % of it, 2.4 s
+		await n8n.activate();
+		nock.cleanAll();
+		nock('https://app.example.com')
+			.get(GENERATIONS_PATH)
+			.query(true)
+			.delay(60_000)
+			.reply(200, [])
+			.persist();
+		const started = Date.now();
+		await n8n.poll();
+		const tookMs = Date.now() - started;
+		expect(n8n.pollErrors).toHaveLength(1);
+		// One try of what is left (at least 2 s), and no retry that cannot fit: was 3 tries and their waits.
+		expect(tookMs).toBeLessThan(2400 + 2000);
+	},
+);
+
+test('a list sorted by update, paged 10, 300 finished: the starting point reads them all, so an old one touched later does not fire', async () => {
+	const service = new GenerationService({ timestamps: 'none', order: 'update', pageSize: 10 });
+	service.serve();
+	const old = service.createDoneMany('old_', 300);
+	const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
+	await n8n.activate();
+	service.touch(old[10]); // deep in the list: page 29 of 30
+	service.touch(old[0]);
+	expect(await quietPolls(n8n, 2)).toEqual([]);
+	service.createDone('new');
+	expect(await quietPolls(n8n, 2)).toEqual(['new']);
+});
+
+test('the credential changes to another account: a new starting point, none of its 200 fire, it says so in the log', async () => {
+	const info = jest.spyOn(Container.get(Logger), 'info');
+	const first = new GenerationService(NO_TIMESTAMPS);
+	first.serve();
+	first.createDoneMany('a_', 20);
+	const n8n = new SimulatedN8n('durable', { events: ['done'] }, apiKeyCredentials);
+	await n8n.activate();
+	first.createDone('a_new');
+	expect(await quietPolls(n8n, 1)).toEqual(['a_new']);
+
+	// The workflow now uses another credential (another account on the instance).
+	nock.cleanAll();
+	const other = new GenerationService(NO_TIMESTAMPS);
+	other.serve();
+	other.createDoneMany('b_', 200);
+	const saved = n8n.saved as { 'node:Trigger': IDataObject };
+	expect(saved['node:Trigger']).toBeDefined();
+	n8n.credentialId = 'other-account';
+	expect(await quietPolls(n8n, 3)).toEqual([]);
+	expect(info.mock.calls.map(([message]) => String(message)).join('\n')).toMatch(
+		/instance or credential changed; a new starting point is taken/,
+	);
+	other.createDone('b_new');
+	expect(await quietPolls(n8n, 2)).toEqual(['b_new']);
+	info.mockRestore();
+});
+
+describe('what decides, given a remembered hash', () => {
+	const hour = 3_600_000;
+	const state = (finishedUpToMs: number): GenerationState => ({
+		...baseline({ entries: [{ id: 'seed', status: 'done' }] }, Date.now()),
+		finishedUpToMs,
+	});
+	// A memory that holds every hash: what a collision with a new id looks like.
+	const everything = { has: () => true, size: 1 };
+
+	test('a finish time after every one seen fires, whatever the memory says', () => {
+		const t = Date.UTC(2026, 10, 25);
+		const decided = plan(
+			state(t),
+			{
+				entries: [
+					{ id: 'new', status: 'done', finishedAt: new Date(t + hour).toISOString() },
+					{ id: 'seed', status: 'done', finishedAt: new Date(t).toISOString() },
+				],
+			},
+			everything,
+		);
+		expect(decided.finished.map((entry) => entry.id)).toEqual(['new']);
+	});
+
+	test('without finish times, a remembered id does not fire (the odds of a false match are in the README)', () => {
+		const decided = plan(
+			state(Date.now()),
+			{
+				entries: [
+					{ id: 'x', status: 'done' },
+					{ id: 'seed', status: 'done' },
+				],
+			},
+			everything,
+		);
+		expect(decided.finished).toEqual([]);
+	});
+});
+
+describe('upgrade from layout 3 (32-bit hashes in the order written)', () => {
+	const SHAPES: Array<[string, ListShape]> = [
+		['no timestamps, creation order', NO_TIMESTAMPS],
+		[
+			'finish times, completion order, paged 10',
+			{ timestamps: 'finish', order: 'completion', pageSize: 10 },
+		],
+		['no timestamps, update order', { timestamps: 'none', order: 'update' }],
+	];
+	test.each(SHAPES)(
+		'%s: what layout 3 knew never fires; what finished since fires once',
+		async (_name, shape) => {
+			const service = new GenerationService(shape);
+			service.serve();
+			service.createDoneMany('old_', 307);
+			service.create('slow');
+			// Layout 3's baseline: every finished id read, in list order, as 32-bit FNV-1a hashes.
+			const memory = new InsertionMemory();
+			for (const generation of service.listed())
+				if (generation.status === 'done') memory.add(generation.id);
+			const v3 = {
+				v: 3,
+				seq: 4,
+				seen: memory.encode(10_000),
+				pending: ['slow'],
+				owed: [],
+				finishedUpToMs: null,
+			};
+			service.finish('slow');
+			service.createDone('since');
+			service.touch('old_3');
+			const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
+			n8n.saved = { 'node:Trigger': { generations: v3 } };
+			const fired = ids(await n8n.activate('init'));
+			expect(fired.sort()).toEqual(['since', 'slow']);
+			expect(
+				(readState(n8n.saved['node:Trigger'] as IDataObject) as GenerationState | undefined)?.v,
+			).toBe(4);
+			service.touch('old_100');
+			expect(await quietPolls(n8n, 3)).toEqual([]);
+			service.createDone('later');
+			expect(await quietPolls(n8n, 2)).toEqual(['later']);
+		},
+	);
+});
+
+describe('a poll ends within its budget whatever the files do', () => {
+	/** A durable-engine trigger that downloads outputs, with this budget per scheduled poll, activated. */
+	async function downloading(shape: ListShape, budgetMs: number) {
+		const service = new GenerationService(shape);
+		service.serve();
+		service.createDone('seed');
+		const n8n = new SimulatedN8n(
+			'durable',
+			{ events: ['done'], downloadOutputs: true },
+			apiKeyCredentials,
+		);
+		n8n.durablePollBudgetMs = budgetMs;
+		await n8n.activate();
+		return { service, n8n };
+	}
+
+	test('a file that trickles in for ever: the poll ends in time and carries the generation over; it fires once when the file comes', async () => {
+		const { service, n8n } = await downloading(NO_TIMESTAMPS, 4000); // ours: 3.2 s
+		service.tricklingFiles.add('slow');
+		service.createDone('slow');
+		const started = Date.now();
+		expect(await n8n.poll()).toBeNull();
+		expect(Date.now() - started).toBeLessThan(3200 + 1500);
+		expect(n8n.pollErrors).toEqual([]);
+		service.tricklingFiles.clear();
+		expect(await quietPolls(n8n, 2)).toEqual(['slow']);
+	});
+
+	test('more generations than the pending list holds carried over past the budget: none lost, none twice', async () => {
+		// Ours: 2 s, of which 0.5 s to start generations.
+		const { service, n8n } = await downloading({ timestamps: 'finish', order: 'creation' }, 2500);
+		service.fileDelayMs = 3;
+		const made = service.createDoneMany('c_', 307);
+		const perPoll: number[] = [];
+		const fired: string[] = [];
+		for (let poll = 0; poll < 20; poll++) {
+			const once = ids(await n8n.poll());
+			perPoll.push(once.length);
+			fired.push(...once);
+		}
+		// More carried over after the first poll than the pending list holds (MAX_PENDING).
+		expect(made.length - perPoll[0]).toBeGreaterThan(MAX_PENDING);
+		expect([...fired].sort()).toEqual([...made].sort());
+	}, 60_000);
+});
+
+describe('a starting point on an empty list (a new account, or an answer of [] for a moment)', () => {
+	test.each(ENGINES)(
+		'%s: the first generations of a new account fire, even finished between two polls',
+		async (engine) => {
+			const service = new GenerationService(NO_TIMESTAMPS);
+			service.serve();
+			const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+			expect(await n8n.activate()).toBeNull();
+			service.createDone('first');
+			service.createDone('second');
+			expect(await quietPolls(n8n, 3)).toEqual(['first', 'second']);
+		},
+	);
+
+	test(`more than ${EMPTY_START_MAX_NEW} finished at the first read after an empty one, with no finish times: a history, none fires (it says so in the log)`, async () => {
+		const info = jest.spyOn(Container.get(Logger), 'info');
+		const service = new GenerationService(NO_TIMESTAMPS);
+		service.serve();
+		service.createDoneMany('old_', EMPTY_START_MAX_NEW + 1);
+		service.listAnswers.push([200, []]);
+		const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
+		await n8n.activate();
+		expect(await quietPolls(n8n, 2)).toEqual([]);
+		expect(info.mock.calls.map(([message]) => String(message)).join('\n')).toMatch(
+			/list was empty when the trigger started/,
+		);
+		service.createDone('new');
+		expect(await quietPolls(n8n, 1)).toEqual(['new']);
+		info.mockRestore();
+	});
+
+	test('with finish times: what finished after the empty read fires, however many; what finished long before does not', async () => {
+		const service = new GenerationService({ timestamps: 'finish', order: 'completion' });
+		service.serve(); // its clock: 2026-11-22, days before n8n's
+		service.createDoneMany('old_', 40);
+		service.listAnswers.push([200, []]);
+		const n8n = new SimulatedN8n('durable', { events: ['done'] }, apiKeyCredentials);
+		await n8n.activate();
+		service.realTime = true;
+		const fresh = service.createDoneMany('new_', EMPTY_START_MAX_NEW + 3);
+		expect(await quietPolls(n8n, 2)).toEqual(fresh);
+	});
+});
+
+test('numeric ids above 2^53 stay apart: two new generations, two items, their ids as the service wrote them', async () => {
+	const entry = (id: string) =>
+		`{"id":${id},"status":"done","format":"slideshow","credits":1,"outputs":[{"id":"m${id}","path":"/uploads/${id}.png"}]}`;
+	const answers = [
+		`[${entry('17')}]`,
+		`[${entry('9007199254740993')},${entry('9007199254740992')},${entry('17')}]`,
+	];
+	nock('https://app.example.com')
+		.get(GENERATIONS_PATH)
+		.query(true)
+		.times(3)
+		.reply(() => [
+			200,
+			answers.length > 1 ? answers.shift()! : answers[0],
+			{ 'Content-Type': 'application/json' },
+		]);
+	const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
+	await n8n.activate();
+	expect(await quietPolls(n8n, 2)).toEqual(['9007199254740992', '9007199254740993']);
+});
