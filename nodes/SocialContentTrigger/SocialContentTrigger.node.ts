@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MAIN_CONNECTION } from '../shared/compat';
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
-import { getChannels, getFormats } from '../shared/loadOptions';
+import { chosenValues, getChannels, getFormats } from '../shared/loadOptions';
 import { simplifyProperty } from '../shared/simplify';
 import type { PostStatus } from '../shared/shapes';
 import { RunContext } from '../shared/transport';
@@ -31,7 +31,8 @@ export class SocialContentTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// The events in words ("Generation finished, Post published"), not their internal values.
+		subtitle: `={{ $parameter["events"].map((event) => (${JSON.stringify(EVENT_WORDS)})[event] || event).join(", ") }}`,
 		description: 'Starts the workflow when studio generations finish, or posts go out or fail',
 		defaults: { name: 'Social Content Trigger' },
 		polling: true,
@@ -70,13 +71,13 @@ export class SocialContentTrigger implements INodeType {
 				required: true,
 			},
 			{
-				displayName: 'Format Names or IDs',
+				displayName: 'Generation Format Names or IDs',
 				name: 'formats',
 				type: 'multiOptions',
 				typeOptions: { loadOptionsMethod: 'getFormats' },
 				default: [],
 				description:
-					'Only generations of these formats; none means all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'For the generation events: only generations of these formats; none means all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 				displayOptions: { show: { events: GENERATION_EVENTS } },
 			},
 			{
@@ -89,13 +90,13 @@ export class SocialContentTrigger implements INodeType {
 				displayOptions: { show: { events: GENERATION_EVENTS } },
 			},
 			{
-				displayName: 'Channel Names or IDs',
+				displayName: 'Post Channel Names or IDs',
 				name: 'channels',
 				type: 'multiOptions',
 				typeOptions: { loadOptionsMethod: 'getChannels' },
 				default: [],
 				description:
-					'Only posts on these channels; none means all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'For the post events: only posts on these channels; none means all. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 				displayOptions: { show: { events: Object.keys(POST_EVENTS) } },
 			},
 			simplifyProperty,
@@ -111,7 +112,11 @@ export class SocialContentTrigger implements INodeType {
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
 		const generations: TriggerOptions = {
 			statuses: events.filter((event) => GENERATION_EVENTS.includes(event)),
-			formats: this.getNodeParameter('formats', []) as string[],
+			formats: chosenValues(
+				this.getNode(),
+				this.getNodeParameter('formats', []),
+				'Generation Format Names or IDs',
+			),
 			download: this.getNodeParameter('downloadOutputs', false) as boolean,
 			simplify,
 		};
@@ -119,7 +124,11 @@ export class SocialContentTrigger implements INodeType {
 			statuses: events
 				.map((event) => POST_EVENTS[event])
 				.filter((status): status is PostStatus => status !== undefined),
-			channels: (this.getNodeParameter('channels', []) as string[]).map(String),
+			channels: chosenValues(
+				this.getNode(),
+				this.getNodeParameter('channels', []),
+				'Post Channel Names or IDs',
+			),
 			simplify,
 		};
 		if (this.getMode() === 'manual') {
@@ -176,6 +185,14 @@ const GENERATION_EVENTS = ['done', 'failed'];
 const POST_EVENTS: Record<string, PostStatus | undefined> = {
 	postPublished: 'published',
 	postFailed: 'failed',
+};
+
+/** How the subtitle names each event. */
+const EVENT_WORDS: Record<string, string> = {
+	done: 'Generation finished',
+	failed: 'Generation failed',
+	postPublished: 'Post published',
+	postFailed: 'Post failed',
 };
 
 /** Start time of the poll running now, per trigger (workflow and node), in this process. */

@@ -39,6 +39,13 @@ export function networkName(identifier: string): string {
 	return NETWORK_NAMES[identifier] ?? identifier.charAt(0).toUpperCase() + identifier.slice(1);
 }
 
+/** "an X", "an Instagram", "a LinkedIn": a network's name with the article people say before it. */
+export function aNetwork(identifier: string): string {
+	const name = networkName(identifier);
+	// X is said "ex"; other names by their first letter's sound.
+	return `${/^[AEIOX]/.test(name) ? 'an' : 'a'} ${name}`;
+}
+
 /** The connected channels, read once per run however many items need them. */
 export async function channelsOfRun(run: RunContext, itemIndex: number): Promise<Channel[]> {
 	return await run.once('channels', async () => await fetchChannels(run, itemIndex));

@@ -15,6 +15,16 @@ export function formatLabel(format: StudioFormat): string {
 	return format.price === undefined ? format.name : `${format.name} · ${creditsText(format.price)}`;
 }
 
+/**
+ * A format as messages name it, as the panel shows it with its id in brackets: "Image (fast)"
+ * (image_fast); the id alone when no name is known. A picker's label ("Image (fast) · 1 credit")
+ * gives its name.
+ */
+export function formatMention(format: { id: string; name?: string }): string {
+	const name = format.name?.split(' · ')[0]?.trim();
+	return name && name !== format.id ? `"${name}" (${format.id})` : `"${format.id}"`;
+}
+
 /** "1 credit", "3 credits". */
 export function creditsText(credits: number): string {
 	return `${credits} ${credits === 1 ? 'credit' : 'credits'}`;

@@ -1,4 +1,5 @@
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INode, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { channelLabel, fetchChannels } from './channels';
 import { fetchFormats, formatLabel } from './formats';
@@ -8,7 +9,7 @@ import { RunContext } from './transport';
 
 /** Connected channels for multi-select fields: "Acme · X". */
 export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await orHint(async () => {
+	return await orReason(this, async () => {
 		const channels = await fetchChannels(new RunContext(this));
 		return channels
 			.map((channel) => ({ name: channelLabel(channel), value: channel.id }))
@@ -18,30 +19,58 @@ export async function getChannels(this: ILoadOptionsFunctions): Promise<INodePro
 
 /** Studio formats with their price, for the trigger's format filter. */
 export async function getFormats(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await orHint(async () => {
+	return await orReason(this, async () => {
 		const formats = await fetchFormats(new RunContext(this));
 		return formats.map((format) => ({ name: formatLabel(format), value: format.id }));
 	});
 }
 
 /**
- * n8n's editor shows only "Error fetching options" when a list fails, not why: the reason and what
- * to do (the transport's message, e.g. a wrong Instance URL or a revoked key) become the list's one
- * entry instead.
+ * A list that cannot be loaded offers nothing to pick: the error is thrown, and n8n's editor then
+ * shows the field as not loadable, with this message (the transport's reason and what to do, e.g.
+ * a wrong Instance URL or a revoked key) on its issue marker. An entry carrying the reason could
+ * be chosen and saved as if it were a channel.
  */
-export async function orHint(
+export async function orReason(
+	ctx: ILoadOptionsFunctions,
 	load: () => Promise<INodePropertyOptions[]>,
 ): Promise<INodePropertyOptions[]> {
 	try {
 		return await load();
 	} catch (error) {
 		const { message, description } = error as { message?: string; description?: string | null };
-		return [
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not load the list: ${message || 'no answer'}`,
 			{
-				name: `Could not load the list: ${message || 'no answer'}`,
-				value: '',
 				...(description ? { description } : {}),
 			},
-		];
+		);
 	}
+}
+
+/**
+ * The values of a multi-choice field loaded from the service. Earlier versions offered a list that
+ * could not be loaded as one entry with an empty value, and the editor saved it when chosen: such a
+ * value is flagged (it would otherwise narrow a filter to nothing, or vanish), asking to choose
+ * again now that the list loads.
+ */
+export function chosenValues(
+	node: INode,
+	values: unknown,
+	field: string,
+	itemIndex?: number,
+): string[] {
+	const list = (Array.isArray(values) ? values : []).map((value) => String(value ?? '').trim());
+	if (list.includes('')) {
+		throw new NodeOperationError(
+			node,
+			`"${field}" holds an empty choice, saved while its list could not be loaded`,
+			{
+				...(itemIndex === undefined ? {} : { itemIndex }),
+				description: `Open "${field}", remove the empty choice and choose again from the list.`,
+			},
+		);
+	}
+	return list;
 }

@@ -22,10 +22,13 @@ export function postLocator(show: Record<string, string[]>, description: string)
 }
 
 const DAY_MS = 86_400_000;
+/** A post's text in its picker label: enough to recognise it, within the dropdown's width. */
+const POST_TEXT_CHARS = 32;
 
 /**
- * Posts from 30 days back to 90 days ahead (GET /posts needs a range), labelled for a picker:
- * "Acme · X · 15 Jan 2026 10:00 CET · Launch day…".
+ * Posts from 30 days back to 90 days ahead (GET /posts needs a range), labelled for a picker by
+ * what tells them apart first, its text (the dropdown cuts a label at about 45 characters), then
+ * channel and date: "Launch day is here · Acme · X · 15 Jan 2026 10:00 CET".
  */
 export async function recentPosts(run: RunContext): Promise<Array<{ id: string; label: string }>> {
 	const now = Date.now();
@@ -39,10 +42,13 @@ export async function recentPosts(run: RunContext): Promise<Array<{ id: string; 
 	return posts
 		.map((post) => {
 			const channel = channelOfPost(post, channels);
+			const text = post.text.replace(/\s+/g, ' ').trim();
 			const label = [
+				text.length > POST_TEXT_CHARS
+					? `${text.slice(0, POST_TEXT_CHARS - 1).trimEnd()}…`
+					: text || '(no text)',
 				channel?.name ? channelLabel(channel) : channel?.id,
 				shortDate(post.date?.toISOString(), timeZone),
-				post.text.length > 40 ? `${post.text.slice(0, 40)}…` : post.text || '(no text)',
 			];
 			return {
 				id: post.id,

@@ -175,6 +175,11 @@ describe('in a real n8n, against the sandbox', () => {
 		expect(run.items('List Formats')).toHaveLength(8);
 		const [started] = run.items('Start Generation');
 		expect(started.json).toMatchObject({ status: 'done', credits: 5 });
+		// The captions reached the service as the entries typed, commas kept inside an entry.
+		expect(sandbox.state.generations.find((g) => g.id === started.json.id)?.input).toEqual({
+			hook: '5 habits',
+			captions: ['Intro', 'Mistake one, and two', 'Outro'],
+		});
 		expect(Object.keys(started.binary ?? {})).toEqual(['output_0', 'output_1', 'output_2']);
 		expect(run.items('Get Generation')[0].json).toMatchObject({
 			id: started.json.id,

@@ -90,7 +90,15 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 			startGeneration(
 				'slideshow',
 				{ hook: '5 habits' },
-				{ waitForCompletion: true, pollInterval: 0.2, options: { maxCredits: 20 } },
+				{
+					waitForCompletion: true,
+					pollInterval: 0.2,
+					options: { maxCredits: 20 },
+					// As typed in List Inputs → Entries: line breaks between entries, commas inside one.
+					listInputs: {
+						input: [{ name: 'captions', entries: 'Intro\nMistake one, and two\nOutro' }],
+					},
+				},
 			),
 		],
 		[

@@ -409,6 +409,8 @@ export function loadOptionsContextFor(
 	nodeCredentials: INode['credentials'],
 	/** The workflow's time zone (n8n's default, America/New_York, when not given). */
 	timezone?: string,
+	/** The field being loaded, as the editor names it (e.g. `parameters.settings.setting[0].name`). */
+	path = 'parameters',
 ): LoadOptionsContext {
 	const node: INode = {
 		id: 'node-0',
@@ -432,7 +434,7 @@ export function loadOptionsContextFor(
 		...additionalDataFor(new TestCredentialsHelper(credentials)),
 		currentNodeParameters: parameters,
 	};
-	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+	return new LoadOptionsContext(workflow, node, additionalData, path);
 }
 
 let workflowsMade = 0;

@@ -97,11 +97,8 @@ function sampleValue(
 	field: ResourceMapperField,
 	input: { type: string; options?: string[] },
 ): string | number {
-	// A list: lines in its text field; where the format does not say it is a list, JSON.
-	if (input.type === 'array')
-		return field.type
-			? `first ${field.id}\nsecond ${field.id}`
-			: `["first ${field.id}", "second ${field.id}"]`;
+	// A list the format does not say is a list (a bare list of names): JSON in its one-line field.
+	if (input.type === 'array') return `["first ${field.id}", "second ${field.id}"]`;
 	const type = field.type ?? input.type;
 	const value = input.options
 		? input.options[0]
@@ -133,18 +130,30 @@ describe.each(SHAPES)('format records whose inputs are %s', (shape) => {
 				expect(fields.filter((field) => field.required).map((field) => field.id)).toEqual(
 					format.inputs.filter((input) => input.required).map((input) => input.name),
 				);
-				// A list input is a text field, one item per line (n8n gives lists a JSON editor).
-				expect(fields.map((field) => field.type)).toEqual(
+				// A list input is hidden here: it is filled under List Inputs, several lines at a time.
+				expect(fields.map((field) => [field.type, field.display])).toEqual(
 					format.inputs.map((input) =>
-						input.options ? 'options' : input.type === 'array' ? 'string' : input.type,
+						input.options
+							? ['options', true]
+							: input.type === 'array'
+								? ['string', false]
+								: [input.type, true],
 					),
 				);
 			}
+			const shown = fields.filter((field) => field.display);
 			const filled = Object.fromEntries(
-				fields.map((field, index) => [field.id, sampleValue(field, format.inputs[index])]),
+				shown.map((field) => [field.id, sampleValue(field, format.inputs[fields.indexOf(field)])]),
 			);
+			const lists = fields
+				.filter((field) => !field.display)
+				.map((field) => ({ name: field.id, entries: `first ${field.id}\nsecond ${field.id}` }));
 			const inputs = formatInputs(filled, fields);
-			const result = await start({ ...startGeneration(format.id, {}), inputs });
+			const result = await start({
+				...startGeneration(format.id, {}),
+				inputs,
+				listInputs: { input: lists },
+			});
 			expect(result.error).toBeUndefined();
 			expect(sandbox.state.counts.generationsStarted).toBe(1);
 			for (const input of format.inputs.filter((entry) => entry.type === 'array')) {
@@ -233,7 +242,11 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 		return (await node.methods.resourceMapping.getFormatInputs.call(context)).fields;
 	}
 
-	async function startWith(cuts: string): Promise<{ error?: Error; sent?: IDataObject }> {
+	/** Cuts given under List Inputs (or, `saved`, in the mapper as an earlier version kept them). */
+	async function startWith(
+		cuts: string | number[],
+		saved?: { label: string },
+	): Promise<{ error?: Error; sent?: IDataObject }> {
 		const listed = await fields();
 		let sent: IDataObject | undefined;
 		nock(APP)
@@ -252,7 +265,21 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 					parameters: {
 						authentication: 'apiKey',
 						...startGeneration('timeline', {}),
-						inputs: formatInputs({ prompt: 'a film', cuts }, listed),
+						...(saved
+							? {
+									inputs: formatInputs(
+										{ prompt: 'a film', cuts: String(cuts) },
+										listed.map((field) =>
+											field.id === 'cuts'
+												? { ...field, displayName: saved.label, display: true }
+												: field,
+										),
+									),
+								}
+							: {
+									inputs: formatInputs({ prompt: 'a film' }, listed),
+									listInputs: { input: [{ name: 'cuts', entries: cuts }] },
+								}),
 					},
 					credentials: { socialContentApi: { id: '1', name: 'c' } },
 				},
@@ -262,17 +289,20 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 		return { error: result.error, sent };
 	}
 
-	test('shown as a text field whose label says how to fill it', async () => {
+	test('hidden in Format Inputs, its label saying it is a list of numbers (List Inputs fills it)', async () => {
 		expect((await fields()).find((field) => field.id === 'cuts')).toMatchObject({
-			displayName: 'Cuts (list of numbers: one per line, or comma-separated)',
+			displayName: 'Cuts (list of numbers)',
 			type: 'string',
 			required: false,
+			display: false,
 		});
 	});
 
 	test.each([
 		['one per line', '2\n5\n9', [2, 5, 9]],
-		['comma-separated', '2, 5,9', [2, 5, 9]],
+		['one per line, Windows line ends and blank lines', '2\r\n\r\n5\r\n9\r\n', [2, 5, 9]],
+		['as a pasted JSON array', '[2, 5, 9]', [2, 5, 9]],
+		['as an array from an expression', [2, 5, 9], [2, 5, 9]],
 	])('filled %s: sent as a list of numbers', async (_how, cuts, expected) => {
 		const { error, sent } = await startWith(cuts);
 		expect(error).toBeUndefined();
@@ -285,9 +315,152 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 		expect(sent).toEqual({ formatId: 'timeline', input: { prompt: 'a film' } });
 	});
 
-	test('an item that is not a number: refused before sending, named by its label', async () => {
-		const { error, sent } = await startWith('2, five');
+	test('an entry that is not a number: refused before sending, named by its label', async () => {
+		const { error, sent } = await startWith('2\nfive');
 		expect(error?.message).toBe('"Cuts": "five" is not a number');
 		expect(sent).toBeUndefined();
+	});
+
+	test('commas stay inside an entry: "2, 5" on one line is one entry, not two numbers', async () => {
+		const { error, sent } = await startWith('2, 5');
+		expect(error?.message).toBe('"Cuts": "2, 5" is not a number');
+		expect(sent).toBeUndefined();
+	});
+
+	test('a workflow saved by an earlier version (the list in Format Inputs, comma-separated) runs as it did', async () => {
+		const { error, sent } = await startWith('2, 5,9', {
+			label: 'Cuts (list of numbers: one per line, or comma-separated)',
+		});
+		expect(error).toBeUndefined();
+		expect(sent).toEqual({ formatId: 'timeline', input: { prompt: 'a film', cuts: [2, 5, 9] } });
+	});
+});
+
+describe('List Inputs: a slideshow’s captions, as a user types them', () => {
+	beforeAll(() => {
+		sandbox.config.formatRecords = 'fields';
+	});
+	beforeEach(() => sandbox.reset());
+
+	const slideshow = (listInputs: IDataObject[]) => async () => {
+		const fields = await fieldsOf('slideshow');
+		return await start({
+			...startGeneration('slideshow', {}),
+			inputs: formatInputs({ hook: 'Three mistakes' }, fields),
+			listInputs: { input: listInputs } as INodeParameters,
+		});
+	};
+
+	test('one entry per line, commas kept inside an entry: sent as the entries typed', async () => {
+		const result = await slideshow([
+			{ name: 'captions', entries: 'Intro\nMistake one, and two\n  Outro, at last  \n' },
+		])();
+		expect(result.error).toBeUndefined();
+		expect(sandbox.state.generations[0].input).toEqual({
+			hook: 'Three mistakes',
+			captions: ['Intro', 'Mistake one, and two', 'Outro, at last'],
+		});
+	});
+
+	test('the input offered for List Inputs: the format’s lists only, labelled with their items', async () => {
+		const context = loadOptionsContextFor(
+			ACTION_NODE_TYPE,
+			{
+				authentication: 'apiKey',
+				resource: 'studio',
+				operation: 'startGeneration',
+				format: { __rl: true, mode: 'list', value: 'slideshow' },
+			},
+			credentials,
+			{ socialContentApi: { id: '1', name: 'c' } },
+		);
+		expect(await node.methods.loadOptions.getListInputs.call(context)).toEqual([
+			{ name: 'Captions (list of texts)', value: 'captions' },
+		]);
+	});
+
+	test.each([
+		[
+			'an input that is not a list',
+			[{ name: 'hook', entries: 'a\nb' }],
+			'"Hook" is not a list: fill it under Format Inputs',
+		],
+		[
+			'an input the format does not have',
+			[{ name: 'slides_text', entries: 'a' }],
+			'Format "slideshow" has no list input "slides_text"; its lists are "Captions" (captions)',
+		],
+		[
+			'an entry with no input chosen',
+			[{ name: '', entries: 'a' }],
+			'A list under List Inputs has no input chosen',
+		],
+	])('%s: refused before anything is started', async (_case, lists, message) => {
+		const result = await slideshow(lists)();
+		expect(result.error?.message).toBe(message);
+		expect(sandbox.state.counts.generationsStarted).toBe(0);
+	});
+
+	test('a required list left out: refused, naming it and where to fill it, with the format’s name from the picker', async () => {
+		nock.disableNetConnect();
+		const APP = 'https://app.example.com';
+		nock(APP)
+			.get('/api/public/v1/studio/formats')
+			.reply(200, [
+				{
+					id: 'carousel',
+					name: 'Carousel',
+					inputs: [{ name: 'slides', type: 'array', items: 'string', required: true }],
+				},
+			]);
+		const nocked = { socialContentApi: { instanceUrl: APP, apiKey: 'k' } };
+		const context = loadOptionsContextFor(
+			ACTION_NODE_TYPE,
+			{
+				authentication: 'apiKey',
+				resource: 'studio',
+				operation: 'startGeneration',
+				format: { __rl: true, mode: 'list', value: 'carousel' },
+			},
+			nocked,
+			{ socialContentApi: { id: '1', name: 'c' } },
+		);
+		const fields = (await node.methods.resourceMapping.getFormatInputs.call(context)).fields;
+		expect(fields).toEqual([
+			expect.objectContaining({
+				id: 'slides',
+				displayName: 'Slides (list of texts, required)',
+				required: false,
+				display: false,
+			}),
+		]);
+		const result = await runChain(
+			[
+				{ name: 'Start', type: START_NODE_TYPE },
+				{
+					name: 'Node',
+					type: ACTION_NODE_TYPE,
+					parameters: {
+						authentication: 'apiKey',
+						...startGeneration('carousel', {}),
+						format: {
+							__rl: true,
+							mode: 'list',
+							value: 'carousel',
+							cachedResultName: 'Carousel · 2 credits',
+						},
+						inputs: formatInputs({}, fields),
+					},
+					credentials: { socialContentApi: { id: '1', name: 'c' } },
+				},
+			],
+			{ credentials: nocked, settings: { timezone: 'UTC' } },
+		);
+		expect(result.error?.message).toBe('Format "Carousel" (carousel) needs "Slides"');
+		expect((result.error as { description?: string }).description).toBe(
+			'Fill "Slides" under Format Inputs, and each list under List Inputs (one entry per line). Nothing was started.',
+		);
+		nock.cleanAll();
+		nock.enableNetConnect('127.0.0.1');
 	});
 });

@@ -139,7 +139,7 @@ const CASES: Case[] = [
 	[
 		'start: unknown format with Max Credits',
 		start({ format: id('nope'), options: { maxCredits: 5 } }),
-		'Unknown format "nope"; the formats are: slideshow, free_form',
+		'Unknown format "nope"; the formats are: "slideshow", "free_form"',
 		'NodeOperationError',
 		formats,
 	],
@@ -510,6 +510,13 @@ const CASES: Case[] = [
 				.get(`${API_PATH}/media`)
 				.reply(200, [{ id: 'med_1', path: '/uploads/a.png' }]);
 		},
+	],
+	[
+		'create: a channel choice saved empty (from a list that could not load)',
+		post({ channels: ['ch_x', ''] }),
+		'"Channel Names or IDs" holds an empty choice, saved while its list could not be loaded',
+		'NodeOperationError',
+		() => undefined,
 	],
 	[
 		'create: a setting without a name',

@@ -63,13 +63,13 @@ describe('dropdowns, loaded through the same transport', () => {
 		]);
 	});
 
-	test('a 401 while loading a dropdown: the list\'s one entry gives the credential advice (n8n shows only "Error fetching options" for a thrown error)', async () => {
+	test('a 401 while loading a dropdown: nothing to pick; the error gives the credential advice, which n8n shows on the field', async () => {
 		api().get(`${API_PATH}/integrations`).reply(401, {});
-		const [hint, ...rest] = await node.methods.loadOptions.getChannels.call(context());
-		expect(rest).toEqual([]);
-		expect(hint.value).toBe('');
-		expect(hint.name).toMatch(/^Could not load the list: .*missing, wrong, or was revoked/);
-		expect(JSON.stringify(hint)).not.toContain(API_KEY);
+		const loading = node.methods.loadOptions.getChannels.call(context());
+		await expect(loading).rejects.toThrow(
+			/^Could not load the list: .*missing, wrong, or was revoked/,
+		);
+		await loading.catch((error: Error) => expect(JSON.stringify(error)).not.toContain(API_KEY));
 	});
 
 	test.each([
@@ -79,22 +79,28 @@ describe('dropdowns, loaded through the same transport', () => {
 		'getMediaFiles',
 		'getSettingTargets',
 		'getSettingNames',
+		'getListInputs',
 	] as const)(
-		'%s with an Instance URL that serves a web page: one entry saying to fix the Instance URL',
+		'%s with an Instance URL that serves a web page: no entry to pick; the error says to fix the Instance URL',
 		async (method) => {
 			api().get(/.*/).times(3).reply(200, '<!doctype html><html><body>Login</body></html>', {
 				'Content-Type': 'text/html',
 			});
 			const panel = loadOptionsContextFor(
 				ACTION_NODE_TYPE,
-				{ authentication: 'apiKey', resource: 'post', operation: 'create', channels: ['ch_x'] },
+				{
+					authentication: 'apiKey',
+					resource: 'post',
+					operation: 'create',
+					channels: ['ch_x'],
+					format: { __rl: true, mode: 'list', value: 'slideshow' },
+				},
 				apiKeyCredentials,
 				{ socialContentApi: { id: '1', name: 'c' } },
 			);
-			const options = await node.methods.loadOptions[method].call(panel);
-			expect(options).toHaveLength(1);
-			expect(options[0].value).toBe('');
-			expect(options[0].name).toMatch(/^Could not load the list: .*(web page|Instance URL)/i);
+			await expect(node.methods.loadOptions[method].call(panel)).rejects.toThrow(
+				/^Could not load the list: .*(web page|Instance URL)/i,
+			);
 		},
 	);
 });
@@ -187,8 +193,9 @@ describe('pickers for generations, posts, media files and setting targets', () =
 			.reply(200, body);
 		const found = await node.methods.listSearch.searchPosts.call(context());
 		expect(found.results).toEqual([
-			{ name: '1 Dec 2026 09:00 CET · A long first post that goes well past fo…', value: 'p_1' },
-			{ name: '2 Dec 2026 10:00 CET · Later post', value: 'p_2' },
+			// The text first (cut to 32 characters), then the date: what tells posts apart leads.
+			{ name: 'A long first post that goes wel… · 1 Dec 2026 09:00 CET', value: 'p_1' },
+			{ name: 'Later post · 2 Dec 2026 10:00 CET', value: 'p_2' },
 		]);
 		const days = (Date.parse(query.endDate) - Date.parse(query.startDate)) / 86_400_000;
 		expect(Math.round(days)).toBe(120);
@@ -244,8 +251,8 @@ describe('pickers for generations, posts, media files and setting targets', () =
 				.optionally()
 				.reply(200, channels);
 			expect((await node.methods.listSearch.searchPosts.call(context())).results).toEqual([
-				{ name: 'Acme · X · 15 Jan 2027 10:00 CET · Launch day', value: 'p_x' },
-				{ name: 'Acme Corp · LinkedIn · 15 Jan 2027 10:00 CET · Launch day', value: 'p_li' },
+				{ name: 'Launch day · Acme · X · 15 Jan 2027 10:00 CET', value: 'p_x' },
+				{ name: 'Launch day · Acme Corp · LinkedIn · 15 Jan 2027 10:00 CET', value: 'p_li' },
 			]);
 		},
 	);
@@ -332,6 +339,41 @@ describe('pickers for generations, posts, media files and setting targets', () =
 				value: 'x:community',
 				description: 'community: The URL of an X community to post in',
 			});
+		},
+	);
+
+	test.each([
+		[
+			'All LinkedIn Channels',
+			'network:linkedin',
+			['LinkedIn: Carousel Name', 'LinkedIn: Post Images as Carousel'],
+		],
+		['one X channel', 'channel:ch_x', ['X: Community']],
+		[
+			'nothing yet: the post’s networks',
+			'',
+			['LinkedIn: Carousel Name', 'LinkedIn: Post Images as Carousel', 'X: Community'],
+		],
+	])(
+		'getSettingNames: the setting row’s Applies To narrows the names, %s',
+		async (_case, target, names) => {
+			api().get(`${API_PATH}/integrations`).optionally().reply(200, channels);
+			const panel = loadOptionsContextFor(
+				ACTION_NODE_TYPE,
+				{
+					authentication: 'apiKey',
+					resource: 'post',
+					operation: 'create',
+					channels: ['ch_li', 'ch_x'],
+					settings: { setting: [{ target: 'network:x' }, { target, name: '' }] },
+				},
+				apiKeyCredentials,
+				{ socialContentApi: { id: '1', name: 'c' } },
+				undefined,
+				'parameters.settings.setting[1].name',
+			);
+			const options = await node.methods.loadOptions.getSettingNames.call(panel);
+			expect(options.map((option) => option.name)).toEqual(names);
 		},
 	);
 

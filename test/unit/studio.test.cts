@@ -183,7 +183,7 @@ describe('Studio → Start Generation', () => {
 			startGeneration('slideshow', { hook: 'x' }, { options: { maxCredits: 5 } }),
 		);
 		expect(result.error?.message).toBe(
-			'Format "slideshow" costs 10 credits, more than Max Credits (5)',
+			'Format "Slideshow" (slideshow) costs 10 credits, more than Max Credits (5)',
 		);
 		expect(start.isDone()).toBe(false);
 	});

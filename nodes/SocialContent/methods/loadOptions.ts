@@ -1,8 +1,11 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { RunContext } from '../../shared/transport';
+import { fetchFormats, formatMention } from '../../shared/formats';
+import { listLabel } from '../actions/fields/listInputs';
 import { channelLabel, fetchChannels, networkName } from '../../shared/channels';
-import { getChannels, orHint } from '../../shared/loadOptions';
+import { getChannels, orReason } from '../../shared/loadOptions';
 import { mediaFileOptions } from '../../shared/media';
 import { KNOWN_SETTINGS, settingsNetwork } from '../actions/post/knownSettings';
 
@@ -16,7 +19,7 @@ export { getChannels, getFormats } from '../../shared/loadOptions';
 export async function getPostChannels(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return await orHint(async () => {
+	return await orReason(this, async () => {
 		const chosen = this.getCurrentNodeParameter('channels');
 		const ids = Array.isArray(chosen) ? chosen.map(String) : [];
 		const options = await getChannels.call(this);
@@ -27,7 +30,7 @@ export async function getPostChannels(
 
 /** The media library's latest files (Post → Create → Media → From Media Library). */
 export async function getMediaFiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await orHint(async () => {
+	return await orReason(this, async () => {
 		return await mediaFileOptions(new RunContext(this));
 	});
 }
@@ -36,7 +39,7 @@ export async function getMediaFiles(this: ILoadOptionsFunctions): Promise<INodeP
 export async function getSettingTargets(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return await orHint(async () => {
+	return await orReason(this, async () => {
 		const channels = await fetchChannels(new RunContext(this));
 		const networks = [
 			...new Set(channels.map((channel) => channel.identifier).filter(Boolean)),
@@ -55,21 +58,15 @@ export async function getSettingTargets(
 }
 
 /**
- * Known settings of the networks the post goes to (all networks while its channels are not
- * chosen from the list), each named with its network: Post → Create → Settings → Other Setting.
+ * Known settings of the networks the row's Applies To covers, or the post's networks while it is
+ * empty (all networks while neither is chosen from a list), each named with its network:
+ * Post → Create → Settings → Other Setting.
  */
 export async function getSettingNames(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return await orHint(async () => {
-		const chosen = this.getCurrentNodeParameter('channels');
-		const ids = Array.isArray(chosen) ? chosen.map(String) : [];
-		const channels = ids.length ? await fetchChannels(new RunContext(this)) : [];
-		const networks = new Set(
-			channels
-				.filter((channel) => ids.includes(channel.id))
-				.map((channel) => settingsNetwork(channel.identifier)),
-		);
+	return await orReason(this, async () => {
+		const networks = await settingNetworks(this);
 		const settings = networks.size
 			? KNOWN_SETTINGS.filter((setting) => networks.has(setting.network))
 			: KNOWN_SETTINGS;
@@ -77,6 +74,65 @@ export async function getSettingNames(
 			name: `${networkName(setting.network)}: ${setting.label}`,
 			value: `${setting.network}:${setting.name}`,
 			description: `${setting.name}: ${setting.description}`,
+		}));
+	});
+}
+
+/**
+ * The networks whose settings a setting row may take: the network or channel its Applies To
+ * names (a sibling in the same row, `&target`), else those of the post's chosen channels; none
+ * (every network) while neither says.
+ */
+async function settingNetworks(ctx: ILoadOptionsFunctions): Promise<Set<string>> {
+	const target = String(ctx.getCurrentNodeParameter('&target') ?? '');
+	if (target.startsWith('network:')) return new Set([settingsNetwork(target.slice(8))]);
+	const chosen = ctx.getCurrentNodeParameter('channels');
+	const ids = target.startsWith('channel:')
+		? [target.slice(8)]
+		: Array.isArray(chosen)
+			? chosen.map(String)
+			: [];
+	const channels = ids.length ? await fetchChannels(new RunContext(ctx)) : [];
+	return new Set(
+		channels
+			.filter((channel) => ids.includes(channel.id))
+			.map((channel) => settingsNetwork(channel.identifier)),
+	);
+}
+
+/** Start Generation → List Inputs → Input: the chosen format's inputs that take a list. */
+export async function getListInputs(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await orReason(this, async () => {
+		// The picker's value as the editor sends it: { mode, value } (an id typed or picked).
+		const picked = this.getCurrentNodeParameter('format') as
+			| { value?: unknown }
+			| string
+			| undefined;
+		const formatId = String(
+			(typeof picked === 'object' && picked !== null ? picked.value : picked) ?? '',
+		).trim();
+		if (!formatId)
+			throw new NodeOperationError(this.getNode(), 'Choose a format first: its lists appear here');
+		const format = (await fetchFormats(new RunContext(this))).find(
+			(entry) => entry.id === formatId,
+		);
+		if (!format) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`No format "${formatId}" on this instance: choose one from the list`,
+			);
+		}
+		const lists = format.inputFields.filter((input) => input.type === 'array');
+		if (lists.length === 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Format ${formatMention(format)} takes no list: remove this entry, and fill its inputs under Format Inputs`,
+			);
+		}
+		return lists.map((input) => ({
+			name: listLabel(input),
+			value: input.name,
+			...(input.description ? { description: input.description } : {}),
 		}));
 	});
 }

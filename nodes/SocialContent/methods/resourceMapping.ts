@@ -20,15 +20,16 @@ export async function getFormatInputs(this: ILoadOptionsFunctions): Promise<Reso
 	}
 	return {
 		fields: format.inputFields.map((input) => {
-			// A list as a text field (n8n would give it a JSON editor): see listInputs.ts.
+			// A list is filled under List Inputs, several lines at a time; here it is kept hidden,
+			// its label saying it is a list (see listInputs.ts).
 			const list = input.type === 'array';
 			return {
 				id: input.name,
 				displayName: list ? listLabel(input) : input.label,
-				required: input.required,
+				required: list ? false : input.required,
 				defaultMatch: false,
 				canBeUsedToMatch: false,
-				display: true,
+				display: !list,
 				...(list ? { type: 'string' as const } : input.type ? { type: input.type } : {}),
 				...(input.options ? { options: input.options } : {}),
 			};

@@ -6,17 +6,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { listFieldOf, listValue } from './listInputs';
+import { formatMention } from '../../../shared/formats';
+import { listFieldOf, listValue, type ListField } from './listInputs';
 import { parseScalar } from './parameters';
 
 /**
  * Start Generation's inputs from its resource mapper: the fields filled in the panel, or, in
- * "map automatically" mode, the input item's fields named like the format's inputs. Unset fields
- * are left out; a required one missing is a parameter error that names it, before anything is sent.
+ * "map automatically" mode, the input item's fields named like the format's inputs; then the
+ * lists given under List Inputs. Unset fields are left out; a required one missing is a parameter
+ * error that names it, before anything is sent.
  */
 export function mappedInputs(
 	ctx: IExecuteFunctions,
-	formatId: string,
+	format: FormatNamed,
 	itemIndex: number,
 ): IDataObject {
 	const mapper = ctx.getNodeParameter('inputs', itemIndex, {}) as Partial<ResourceMapperValue>;
@@ -24,39 +26,119 @@ export function mappedInputs(
 	const values =
 		mapper.mappingMode === 'autoMapInputData'
 			? fieldsOfItem(ctx.getInputData()[itemIndex]?.json ?? {}, schema)
-			: fieldValues(ctx, formatId, schema, itemIndex);
+			: fieldValues(ctx, format, schema, itemIndex);
 	const untyped = new Set(schema.filter((field) => !field.type).map((field) => field.id));
-	const lists = new Map(schema.map((field) => [field.id, listFieldOf(field.displayName)] as const));
+	const lists = new Map(
+		schema.flatMap((field) => {
+			const list = listFieldOf(field.displayName);
+			return list ? [[field.id, list] as const] : [];
+		}),
+	);
 	const input: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
 		if (value === null || value === undefined || value === '') continue;
 		const list = lists.get(name);
 		if (list) {
-			const read = listValue(value, list.itemType);
-			if ('bad' in read) {
-				throw new NodeOperationError(ctx.getNode(), `"${list.label}": ${read.bad}`, {
-					itemIndex,
-					description: `"${list.label}" is a list of ${list.itemWords}: one per line, or separated by commas.`,
-				});
-			}
-			if (read.list.length > 0) input[name] = read.list as IDataObject[];
+			setList(ctx, input, name, list, value, itemIndex);
 			continue;
 		}
 		// A field the format gave no type: typed text like "12" or "true" goes as a number or boolean.
 		input[name] = untyped.has(name) && typeof value === 'string' ? parseScalar(value) : value;
 	}
-	const missing = schema.filter((field) => field.required && !(field.id in input));
+	for (const entry of givenLists(ctx, itemIndex)) {
+		const list = lists.get(entry.name);
+		if (!list) throw notAList(ctx, format, schema, lists, entry.name, itemIndex);
+		delete input[entry.name];
+		setList(ctx, input, entry.name, list, entry.entries, itemIndex);
+	}
+	const missing = [
+		...schema.filter((field) => field.required && !lists.has(field.id)),
+		...schema.filter((field) => lists.get(field.id)?.required),
+	].filter((field) => !(field.id in input));
 	if (missing.length > 0) {
-		const names = missing.map((field) => `"${field.displayName}"`).join(', ');
-		throw new NodeOperationError(ctx.getNode(), `Format "${formatId}" needs ${names}`, {
+		const names = missing
+			.map((field) => `"${lists.get(field.id)?.label ?? field.displayName}"`)
+			.join(', ');
+		const where = missing.some((field) => lists.has(field.id))
+			? 'under Format Inputs, and each list under List Inputs (one entry per line)'
+			: 'under Format Inputs';
+		throw new NodeOperationError(ctx.getNode(), `Format ${formatMention(format)} needs ${names}`, {
 			itemIndex,
 			description:
 				mapper.mappingMode === 'autoMapInputData'
 					? `The input item has no field ${missing.map((field) => field.id).join(', ')}. Rename it with an Edit Fields node, or choose "Map Each Input Manually" under Format Inputs.`
-					: `Fill ${names} under Format Inputs. Nothing was started.`,
+					: `Fill ${names} ${where}. Nothing was started.`,
 		});
 	}
 	return input;
+}
+
+/** A format as the run knows it: its id, and its display name when the picker kept one. */
+export interface FormatNamed {
+	id: string;
+	name?: string;
+}
+
+/** One list input's entries, read and typed; an empty list is not sent. */
+function setList(
+	ctx: IExecuteFunctions,
+	input: IDataObject,
+	name: string,
+	list: ListField,
+	value: unknown,
+	itemIndex: number,
+) {
+	const read = listValue(value, list);
+	if ('bad' in read) {
+		throw new NodeOperationError(ctx.getNode(), `"${list.label}": ${read.bad}`, {
+			itemIndex,
+			description: `"${list.label}" is a list of ${list.itemWords}: one per line.`,
+		});
+	}
+	if (read.list.length > 0) input[name] = read.list as IDataObject[];
+}
+
+/** List Inputs as filled: each entry's input (from the list, or an id) and its text or array. */
+function givenLists(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Array<{ name: string; entries: unknown }> {
+	const rows = ctx.getNodeParameter('listInputs.input', itemIndex, []) as Array<{
+		name?: unknown;
+		entries?: unknown;
+	}>;
+	return rows.map((row) => {
+		const name = String(row.name ?? '').trim();
+		if (!name) {
+			throw new NodeOperationError(ctx.getNode(), 'A list under List Inputs has no input chosen', {
+				itemIndex,
+				description: 'Choose its input in "Input Name or ID", or remove the entry.',
+			});
+		}
+		return { name, entries: row.entries };
+	});
+}
+
+function notAList(
+	ctx: IExecuteFunctions,
+	format: FormatNamed,
+	schema: ResourceMapperField[],
+	lists: Map<string, ListField>,
+	name: string,
+	itemIndex: number,
+): NodeOperationError {
+	const field = schema.find((entry) => entry.id === name);
+	const known = [...lists].map(([id, list]) => `"${list.label}" (${id})`).join(', ');
+	return new NodeOperationError(
+		ctx.getNode(),
+		field
+			? `"${field.displayName}" is not a list: fill it under Format Inputs`
+			: `Format ${formatMention(format)} has no list input "${name}"; ${known ? `its lists are ${known}` : 'it takes no list'}`,
+		{
+			itemIndex,
+			description: 'Choose the input from the list under List Inputs, or remove the entry.',
+		},
+	);
 }
 
 function fieldsOfItem(json: IDataObject, schema: ResourceMapperField[]): IDataObject {
@@ -75,7 +157,7 @@ function fieldsOfItem(json: IDataObject, schema: ResourceMapperField[]): IDataOb
  */
 function fieldValues(
 	ctx: IExecuteFunctions,
-	formatId: string,
+	format: FormatNamed,
 	schema: ResourceMapperField[],
 	itemIndex: number,
 ): IDataObject {
@@ -89,10 +171,14 @@ function fieldValues(
 		const label = field.displayName;
 		const said = `${message} ${description ?? ''}`;
 		if (field.required && /required but not set|got (undefined|null)\b/.test(said)) {
-			throw new NodeOperationError(ctx.getNode(), `Format "${formatId}" needs "${label}"`, {
-				itemIndex,
-				description: `Fill "${label}" under Format Inputs (its expression gave nothing). Nothing was started.`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Format ${formatMention(format)} needs "${label}"`,
+				{
+					itemIndex,
+					description: `Fill "${label}" under Format Inputs (its expression gave nothing). Nothing was started.`,
+				},
+			);
 		}
 		const byLabel = (text: string) =>
 			text.split(`'${field.id}'`).join(`"${label}"`).split(`"${field.id}"`).join(`"${label}"`);

@@ -9,6 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest, type RunContext } from '../../../shared/transport';
 import { toItems } from '../../../shared/shapes';
 import { channelsOfRun, resolveChannel } from '../../../shared/channels';
+import { chosenValues } from '../../../shared/loadOptions';
 import type { Channel } from '../../../shared/shapes';
 import { toUtcIso } from '../../../shared/dates';
 import type { MediaRef } from '../../../shared/media';
@@ -198,9 +199,12 @@ async function chosenChannels(
 	itemIndex: number,
 ): Promise<Channel[]> {
 	const raw = ctx.getNodeParameter('channels', itemIndex, []) as unknown;
-	const ids = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
-		.map((id) => String(id).trim())
-		.filter(Boolean);
+	const ids = Array.isArray(raw)
+		? chosenValues(ctx.getNode(), raw, 'Channel Names or IDs', itemIndex)
+		: String(raw ?? '')
+				.split(',')
+				.map((id) => id.trim())
+				.filter(Boolean);
 	if (ids.length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'No channel chosen', {
 			itemIndex,

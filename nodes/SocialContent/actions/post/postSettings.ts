@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { channelLabel, networkName } from '../../../shared/channels';
+import { aNetwork, channelLabel, networkName } from '../../../shared/channels';
 import type { Channel } from '../../../shared/shapes';
 import { keyValuePairs } from '../fields/parameters';
 import { readSettingName, settingsNetwork } from './knownSettings';
@@ -57,11 +57,14 @@ export const settingsProperty: INodeProperties = {
 					displayName: 'Setting Name or ID',
 					name: 'name',
 					type: 'options',
-					typeOptions: { loadOptionsMethod: 'getSettingNames', loadOptionsDependsOn: ['channels'] },
+					typeOptions: {
+						loadOptionsMethod: 'getSettingNames',
+						loadOptionsDependsOn: ['channels', '&target'],
+					},
 					default: '',
 					description:
 						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-					hint: "The settings the post's networks know; another name can be typed as an expression",
+					hint: 'The settings of the networks "Applies To" covers; another name can be typed as an expression',
 				},
 				{
 					displayName: 'Value',
@@ -115,7 +118,7 @@ export function settingsPerChannel(
 				`The setting "${networkName(network)}: ${name}" applies to ${networkName(targetNetwork)}`,
 				{
 					itemIndex,
-					description: `It is a ${networkName(network)} setting. Choose a ${networkName(network)} channel or "All ${networkName(network)} Channels" under "Applies To", or another setting.`,
+					description: `It is ${aNetwork(network)} setting. Choose ${aNetwork(network)} channel or "All ${networkName(network)} Channels" under "Applies To", or another setting.`,
 				},
 			);
 		}

@@ -7,10 +7,10 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest, type RunContext } from '../../../shared/transport';
-import { fetchFormats, formatLocator } from '../../../shared/formats';
+import { fetchFormats, formatLocator, formatMention } from '../../../shared/formats';
 import { generationItem, waitForGeneration } from '../../../shared/generations';
 import { normaliseGeneration } from '../../../shared/shapes';
-import { mappedInputs } from '../fields/mappedInputs';
+import { mappedInputs, type FormatNamed } from '../fields/mappedInputs';
 import { simplifyProperty } from '../../../shared/simplify';
 import { jsonObject, keyValuePairs, locatorId } from '../fields/parameters';
 
@@ -62,6 +62,46 @@ export const description: INodeProperties[] = [
 				},
 			},
 			displayOptions: { show: { inputMode: ['fields'] } },
+		},
+		{
+			displayName: 'List Inputs',
+			name: 'listInputs',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add List Input',
+			default: {},
+			description:
+				"The chosen format's inputs that take a list, such as a slideshow's slides or captions",
+			displayOptions: { show: { inputMode: ['fields'] } },
+			options: [
+				{
+					displayName: 'List Input',
+					name: 'input',
+					values: [
+						{
+							displayName: 'Input Name or ID',
+							name: 'name',
+							type: 'options',
+							typeOptions: {
+								loadOptionsMethod: 'getListInputs',
+								loadOptionsDependsOn: ['format.value'],
+							},
+							default: '',
+							description:
+								'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+						},
+						{
+							displayName: 'Entries',
+							name: 'entries',
+							type: 'string',
+							typeOptions: { rows: 4 },
+							default: '',
+							placeholder: 'Intro\nThe first mistake, and why\nOutro',
+							hint: 'One entry per line; commas stay inside an entry. A JSON array, or an expression giving an array, works too.',
+						},
+					],
+				},
+			],
 		},
 		{
 			displayName: 'Inputs by Name',
@@ -172,8 +212,9 @@ export async function execute(
 	run: RunContext,
 ): Promise<INodeExecutionData[]> {
 	const formatId = locatorId(this, 'format', 'format', itemIndex);
+	const format = { id: formatId, name: pickedName(this, itemIndex) };
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const input = generationInput(this, formatId, itemIndex);
+	const input = generationInput(this, format, itemIndex);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
 	const maxCredits = Number(options.maxCredits ?? 0);
@@ -201,7 +242,11 @@ export async function execute(
 }
 
 /** The `input` object, from whichever way the user gave it; required inputs checked before sending. */
-function generationInput(ctx: IExecuteFunctions, formatId: string, itemIndex: number): IDataObject {
+function generationInput(
+	ctx: IExecuteFunctions,
+	format: FormatNamed,
+	itemIndex: number,
+): IDataObject {
 	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'fields') as string;
 	if (mode === 'json') return jsonObject(ctx, 'inputJson', 'Inputs (JSON)', itemIndex);
 	if (mode === 'pairs') {
@@ -212,7 +257,13 @@ function generationInput(ctx: IExecuteFunctions, formatId: string, itemIndex: nu
 			}>,
 		);
 	}
-	return mappedInputs(ctx, formatId, itemIndex);
+	return mappedInputs(ctx, format, itemIndex);
+}
+
+/** The picked format's name as the picker showed it (n8n keeps it with the choice), if any. */
+function pickedName(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const picked = ctx.getNodeParameter('format', itemIndex, {}) as { cachedResultName?: unknown };
+	return typeof picked?.cachedResultName === 'string' ? picked.cachedResultName : undefined;
 }
 
 async function refuseAbovePrice(
@@ -225,7 +276,7 @@ async function refuseAbovePrice(
 	const formats = await fetchFormats(run, itemIndex);
 	const format = formats.find((entry) => entry.id === formatId);
 	if (!format) {
-		const known = formats.map((entry) => entry.id).join(', ') || 'none';
+		const known = formats.map(formatMention).join(', ') || 'none';
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Unknown format "${formatId}"; the formats are: ${known}`,
@@ -238,7 +289,7 @@ async function refuseAbovePrice(
 	if (format.price === undefined) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The service gives no price for format "${formatId}", so Max Credits cannot be checked`,
+			`The service gives no price for format ${formatMention(format)}, so Max Credits cannot be checked`,
 			{
 				itemIndex,
 				description: 'Set Max Credits to 0 to start without the check.',
@@ -248,7 +299,7 @@ async function refuseAbovePrice(
 	if (format.price > maxCredits) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Format "${formatId}" costs ${format.price} credits, more than Max Credits (${maxCredits})`,
+			`Format ${formatMention(format)} costs ${format.price} credits, more than Max Credits (${maxCredits})`,
 			{
 				itemIndex,
 				description: 'Nothing was started. Raise Max Credits or choose a cheaper format.',
