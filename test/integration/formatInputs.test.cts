@@ -386,11 +386,6 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 			'"Hook" is not a list: fill it under Format Inputs',
 		],
 		[
-			'an input the format does not have',
-			[{ name: 'slides_text', entries: 'a' }],
-			'Format "slideshow" has no list input "slides_text"; its lists are "Captions" (captions)',
-		],
-		[
 			'an entry with no input chosen',
 			[{ name: '', entries: 'a' }],
 			'A list under List Inputs has no input chosen',
@@ -399,6 +394,23 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 		const result = await slideshow(lists)();
 		expect(result.error?.message).toBe(message);
 		expect(sandbox.state.counts.generationsStarted).toBe(0);
+	});
+
+	test('an input the loaded fields do not know (loaded before the format changed, or a format by expression): sent as a list of texts, the service judges it', async () => {
+		const fields = await fieldsOf('slideshow');
+		const result = await start({
+			...startGeneration('slideshow', {}),
+			inputs: formatInputs(
+				{ hook: 'Three mistakes' },
+				fields.filter((field) => field.id !== 'captions'),
+			),
+			listInputs: { input: [{ name: 'captions', entries: 'a\nb, c' }] } as INodeParameters,
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.state.generations[0].input).toEqual({
+			hook: 'Three mistakes',
+			captions: ['a', 'b, c'],
+		});
 	});
 
 	test('a required list left out: refused, naming it and where to fill it, with the format’s name from the picker', async () => {

@@ -46,8 +46,9 @@ export function mappedInputs(
 		input[name] = untyped.has(name) && typeof value === 'string' ? parseScalar(value) : value;
 	}
 	for (const entry of givenLists(ctx, itemIndex)) {
-		const list = lists.get(entry.name);
-		if (!list) throw notAList(ctx, format, schema, lists, entry.name, itemIndex);
+		// An input the loaded fields do not know (a format given by expression, fields loaded before
+		// the format changed) goes as a list of texts: the service is the judge of it.
+		const list = lists.get(entry.name) ?? unknownList(ctx, schema, entry.name, itemIndex);
 		delete input[entry.name];
 		setList(ctx, input, entry.name, list, entry.entries, itemIndex);
 	}
@@ -119,26 +120,25 @@ function givenLists(
 	});
 }
 
-function notAList(
+/** A List Inputs entry for an input Format Inputs does not hold as a list. */
+function unknownList(
 	ctx: IExecuteFunctions,
-	format: FormatNamed,
 	schema: ResourceMapperField[],
-	lists: Map<string, ListField>,
 	name: string,
 	itemIndex: number,
-): NodeOperationError {
+): ListField {
 	const field = schema.find((entry) => entry.id === name);
-	const known = [...lists].map(([id, list]) => `"${list.label}" (${id})`).join(', ');
-	return new NodeOperationError(
-		ctx.getNode(),
-		field
-			? `"${field.displayName}" is not a list: fill it under Format Inputs`
-			: `Format ${formatMention(format)} has no list input "${name}"; ${known ? `its lists are ${known}` : 'it takes no list'}`,
-		{
-			itemIndex,
-			description: 'Choose the input from the list under List Inputs, or remove the entry.',
-		},
-	);
+	if (field) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"${field.displayName}" is not a list: fill it under Format Inputs`,
+			{
+				itemIndex,
+				description: 'Choose a list input under List Inputs, or remove the entry.',
+			},
+		);
+	}
+	return { label: name, itemWords: 'texts', required: false, legacy: false };
 }
 
 function fieldsOfItem(json: IDataObject, schema: ResourceMapperField[]): IDataObject {
