@@ -2,9 +2,9 @@
 // n8n into a cache, and installs this package into an n8n user folder as a community node.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
 const PACKAGE_NAME = 'n8n-nodes-social-content';
@@ -28,24 +28,40 @@ function installN8n() {
 	};
 }
 
-/** Builds and packs this package, and unpacks it where n8n looks: always the current source. */
+/**
+ * Builds and packs this package, and unpacks it where n8n looks: always the current source. In a
+ * test run the package is built and packed once, before any suite (test/globalSetup.js names the
+ * tarball in SC_PACKAGE_TARBALL); every n8n of the run unpacks that one.
+ */
 function installPackage(userFolder) {
+	const built = process.env.SC_PACKAGE_TARBALL;
+	const tarball = built && existsSync(built) ? built : packPackage();
+	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	rmSync(target, { recursive: true, force: true });
+	mkdirSync(target, { recursive: true });
+	execFileSync('tar', ['xzf', tarball, '-C', target, '--strip-components=1']);
+	if (tarball !== built) rmSync(dirname(tarball), { recursive: true, force: true });
+}
+
+/**
+ * Compiles over dist/ (unless it was just built) and packs it; returns the tarball's path, in a
+ * folder of its own.
+ */
+function packPackage(packDir = mkdtempSync(join(tmpdir(), 'sc-pack-')), { compile = true } = {}) {
 	// Compiles over dist/ in place (no clean): a test that lists dist/ may be running beside it.
-	execFileSync('npm', ['run', 'compile', '--silent'], {
-		cwd: ROOT,
-		stdio: ['ignore', 'ignore', 'inherit'],
-	});
-	const packDir = mkdtempSync(join(tmpdir(), 'sc-pack-'));
+	if (compile)
+		execFileSync('npm', ['run', 'compile', '--silent'], {
+			cwd: ROOT,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 	execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
 		cwd: ROOT,
 		stdio: ['ignore', 'ignore', 'inherit'],
 	});
-	const tarball = readdirSync(packDir).find((file) => file.endsWith('.tgz'));
-	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-	rmSync(target, { recursive: true, force: true });
-	mkdirSync(target, { recursive: true });
-	execFileSync('tar', ['xzf', join(packDir, tarball), '-C', target, '--strip-components=1']);
-	rmSync(packDir, { recursive: true, force: true });
+	return join(
+		packDir,
+		readdirSync(packDir).find((file) => file.endsWith('.tgz')),
+	);
 }
 
 /** The environment n8n runs with here: no telemetry, loopback only, fixed encryption key. */
@@ -103,6 +119,7 @@ module.exports = {
 	PACKAGE_NAME,
 	installN8n,
 	installPackage,
+	packPackage,
 	n8nEnv,
 	waitUntilReady,
 	setupOwner,

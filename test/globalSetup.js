@@ -3,7 +3,15 @@
 // after a fresh `npm ci` with no build yet.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
+const {
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} = require('node:fs');
+const { packPackage } = require('../scripts/n8n-runtime');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -43,4 +51,9 @@ module.exports = async () => {
 		cwd: join(__dirname, '..'),
 		stdio: ['ignore', 'ignore', 'inherit'],
 	});
+	// Packed once for the whole run: each real n8n of the e2e suites (and the demo they start)
+	// unpacks this tarball instead of compiling and packing again (scripts/n8n-runtime.js).
+	const packDir = mkdtempSync(join(tmpdir(), 'sc-pack-'));
+	writeFileSync(join(packDir, '.owner-pid'), String(process.pid));
+	process.env.SC_PACKAGE_TARBALL = packPackage(packDir, { compile: false });
 };

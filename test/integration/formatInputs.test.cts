@@ -58,19 +58,27 @@ afterAll(async () => {
 	nock.restore();
 });
 
-async function fieldsOf(formatId: string): Promise<ResourceMapperField[]> {
-	const context = loadOptionsContextFor(
+/** Start Generation's panel with this format picked, as the editor asks for its fields and lists. */
+function panelWith(
+	formatId: string,
+	credentialData: Record<string, ICredentialDataDecryptedObject> = credentials,
+	mode: 'list' | 'id' = 'list',
+) {
+	return loadOptionsContextFor(
 		ACTION_NODE_TYPE,
 		{
 			authentication: 'apiKey',
 			resource: 'studio',
 			operation: 'startGeneration',
-			format: { __rl: true, mode: 'list', value: formatId },
+			format: { __rl: true, mode, value: formatId },
 		},
-		credentials,
+		credentialData,
 		{ socialContentApi: { id: '1', name: 'c' } },
 	);
-	return (await node.methods.resourceMapping.getFormatInputs.call(context)).fields;
+}
+
+async function fieldsOf(formatId: string): Promise<ResourceMapperField[]> {
+	return (await node.methods.resourceMapping.getFormatInputs.call(panelWith(formatId))).fields;
 }
 
 async function start(parameters: INodeParameters) {
@@ -185,16 +193,10 @@ test('a format whose inputs are in no known shape: no fields, and a notice that 
 	nock('https://app.example.com')
 		.get('/api/public/v1/studio/formats')
 		.reply(200, [{ id: 'odd', inputs: 42 }]);
-	const context = loadOptionsContextFor(
-		ACTION_NODE_TYPE,
-		{
-			authentication: 'apiKey',
-			resource: 'studio',
-			operation: 'startGeneration',
-			format: { __rl: true, mode: 'id', value: 'odd' },
-		},
+	const context = panelWith(
+		'odd',
 		{ socialContentApi: { instanceUrl: 'https://app.example.com', apiKey: 'k' } },
-		{ socialContentApi: { id: '1', name: 'c' } },
+		'id',
 	);
 	const mapped = await node.methods.resourceMapping.getFormatInputs.call(context);
 	expect(mapped.fields).toEqual([]);
@@ -228,17 +230,7 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 
 	async function fields(): Promise<ResourceMapperField[]> {
 		nock(APP).get('/api/public/v1/studio/formats').reply(200, [schemaFormat]);
-		const context = loadOptionsContextFor(
-			ACTION_NODE_TYPE,
-			{
-				authentication: 'apiKey',
-				resource: 'studio',
-				operation: 'startGeneration',
-				format: { __rl: true, mode: 'id', value: 'timeline' },
-			},
-			credentialsNocked,
-			{ socialContentApi: { id: '1', name: 'c' } },
-		);
+		const context = panelWith('timeline', credentialsNocked, 'id');
 		return (await node.methods.resourceMapping.getFormatInputs.call(context)).fields;
 	}
 
@@ -363,17 +355,7 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 	});
 
 	test('the input offered for List Inputs: the format’s lists only, labelled with their items', async () => {
-		const context = loadOptionsContextFor(
-			ACTION_NODE_TYPE,
-			{
-				authentication: 'apiKey',
-				resource: 'studio',
-				operation: 'startGeneration',
-				format: { __rl: true, mode: 'list', value: 'slideshow' },
-			},
-			credentials,
-			{ socialContentApi: { id: '1', name: 'c' } },
-		);
+		const context = panelWith('slideshow', credentials);
 		expect(await node.methods.loadOptions.getListInputs.call(context)).toEqual([
 			{ name: 'Captions (list of texts)', value: 'captions' },
 		]);
@@ -426,17 +408,7 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 				},
 			]);
 		const nocked = { socialContentApi: { instanceUrl: APP, apiKey: 'k' } };
-		const context = loadOptionsContextFor(
-			ACTION_NODE_TYPE,
-			{
-				authentication: 'apiKey',
-				resource: 'studio',
-				operation: 'startGeneration',
-				format: { __rl: true, mode: 'list', value: 'carousel' },
-			},
-			nocked,
-			{ socialContentApi: { id: '1', name: 'c' } },
-		);
+		const context = panelWith('carousel', nocked);
 		const fields = (await node.methods.resourceMapping.getFormatInputs.call(context)).fields;
 		expect(fields).toEqual([
 			expect.objectContaining({

@@ -150,7 +150,10 @@ describe('pickers for generations, posts, media files and setting targets', () =
 	test('searchGenerations reads one page only, even when the service says there are more', async () => {
 		const scope = api()
 			.get(`${API_PATH}/studio/generations`)
-			.reply(200, { generations: [{ id: 'gen_1', status: 'done' }], page: 1, pages: 40 });
+			.reply(200, { generations: [{ id: 'gen_1', status: 'done' }], page: 1, pages: 40 })
+			// The format names for the labels (none here): answered, so no read is left unmatched.
+			.get(`${API_PATH}/studio/formats`)
+			.reply(200, []);
 		expect((await node.methods.listSearch.searchGenerations.call(context())).results).toEqual([
 			{ name: 'done · gen_1', value: 'gen_1' },
 		]);

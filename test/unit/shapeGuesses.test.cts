@@ -221,7 +221,8 @@ describe('post records: every shape gives the same trigger item (Fetch Test Even
 			.query(true)
 			.times(2)
 			.reply(200, { posts: posts.map((post) => record(post)) });
-		api().get(`${API_PATH}/integrations`).reply(200, [channel]);
+		// Both polls below look the channel up (a post names it by id alone).
+		api().get(`${API_PATH}/integrations`).times(2).reply(200, [channel]);
 		const published = await poll(
 			triggerWorkflow({ events: ['postPublished'] }),
 			apiKeyCredentials,
