@@ -81,7 +81,11 @@ async function fieldsOf(formatId: string): Promise<ResourceMapperField[]> {
 	return (await node.methods.resourceMapping.getFormatInputs.call(panelWith(formatId))).fields;
 }
 
-async function start(parameters: INodeParameters) {
+/** Runs Start Generation with these parameters, against the sandbox or another (nocked) instance. */
+async function start(
+	parameters: INodeParameters,
+	credentialData: Record<string, ICredentialDataDecryptedObject> = credentials,
+) {
 	const result = await runChain(
 		[
 			{ name: 'Start', type: START_NODE_TYPE },
@@ -92,7 +96,7 @@ async function start(parameters: INodeParameters) {
 				credentials: { socialContentApi: { id: '1', name: 'c' } },
 			},
 		],
-		{ credentials, settings: { timezone: 'UTC' } },
+		{ credentials: credentialData, settings: { timezone: 'UTC' } },
 	);
 	return result;
 }
@@ -248,35 +252,26 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 			})
 			.optionally()
 			.reply(200, { id: 'gen_1', status: 'queued', credits: 1 });
-		const result = await runChain(
-			[
-				{ name: 'Start', type: START_NODE_TYPE },
-				{
-					name: 'Node',
-					type: ACTION_NODE_TYPE,
-					parameters: {
-						authentication: 'apiKey',
-						...startGeneration('timeline', {}),
-						...(saved
-							? {
-									inputs: formatInputs(
-										{ prompt: 'a film', cuts: String(cuts) },
-										listed.map((field) =>
-											field.id === 'cuts'
-												? { ...field, displayName: saved.label, display: true }
-												: field,
-										),
-									),
-								}
-							: {
-									inputs: formatInputs({ prompt: 'a film' }, listed),
-									listInputs: { input: [{ name: 'cuts', entries: cuts }] },
-								}),
-					},
-					credentials: { socialContentApi: { id: '1', name: 'c' } },
-				},
-			],
-			{ credentials: credentialsNocked, settings: { timezone: 'UTC' } },
+		const result = await start(
+			{
+				...startGeneration('timeline', {}),
+				...(saved
+					? {
+							inputs: formatInputs(
+								{ prompt: 'a film', cuts: String(cuts) },
+								listed.map((field) =>
+									field.id === 'cuts'
+										? { ...field, displayName: saved.label, display: true }
+										: field,
+								),
+							),
+						}
+					: {
+							inputs: formatInputs({ prompt: 'a film' }, listed),
+							listInputs: { input: [{ name: 'cuts', entries: cuts }] },
+						}),
+			},
+			credentialsNocked,
 		);
 		return { error: result.error, sent };
 	}
@@ -418,27 +413,18 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 				display: false,
 			}),
 		]);
-		const result = await runChain(
-			[
-				{ name: 'Start', type: START_NODE_TYPE },
-				{
-					name: 'Node',
-					type: ACTION_NODE_TYPE,
-					parameters: {
-						authentication: 'apiKey',
-						...startGeneration('carousel', {}),
-						format: {
-							__rl: true,
-							mode: 'list',
-							value: 'carousel',
-							cachedResultName: 'Carousel · 2 credits',
-						},
-						inputs: formatInputs({}, fields),
-					},
-					credentials: { socialContentApi: { id: '1', name: 'c' } },
+		const result = await start(
+			{
+				...startGeneration('carousel', {}),
+				format: {
+					__rl: true,
+					mode: 'list',
+					value: 'carousel',
+					cachedResultName: 'Carousel · 2 credits',
 				},
-			],
-			{ credentials: nocked, settings: { timezone: 'UTC' } },
+				inputs: formatInputs({}, fields),
+			},
+			nocked,
 		);
 		expect(result.error?.message).toBe('Format "Carousel" (carousel) needs "Slides"');
 		expect((result.error as { description?: string }).description).toBe(
