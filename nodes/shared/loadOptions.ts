@@ -38,6 +38,9 @@ export async function orReason(
 	try {
 		return await load();
 	} catch (error) {
+		// Already said for the panel (a list inside this one failed, or "Choose a format first"):
+		// it stands as it is, not wrapped twice.
+		if (error instanceof NodeOperationError) throw error;
 		const { message, description } = error as { message?: string; description?: string | null };
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -50,10 +53,10 @@ export async function orReason(
 }
 
 /**
- * The values of a multi-choice field loaded from the service. Earlier versions offered a list that
- * could not be loaded as one entry with an empty value, and the editor saved it when chosen: such a
- * value is flagged (it would otherwise narrow a filter to nothing, or vanish), asking to choose
- * again now that the list loads.
+ * The values of a multi-choice field loaded from the service: the choices, or an expression's
+ * array or comma-separated text. Earlier versions offered a list that could not be loaded as one
+ * entry with an empty value, and the editor saved it when chosen: such a value is flagged (it
+ * would otherwise narrow a filter to nothing, or vanish), asking to choose again.
  */
 export function chosenValues(
 	node: INode,
@@ -61,6 +64,11 @@ export function chosenValues(
 	field: string,
 	itemIndex?: number,
 ): string[] {
+	if (typeof values === 'string' || typeof values === 'number')
+		return String(values)
+			.split(',')
+			.map((value) => value.trim())
+			.filter(Boolean);
 	const list = (Array.isArray(values) ? values : []).map((value) => String(value ?? '').trim());
 	if (list.includes('')) {
 		throw new NodeOperationError(

@@ -390,7 +390,7 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 		});
 	});
 
-	test('a required list left out: refused, naming it and where to fill it, with the format’s name from the picker', async () => {
+	test('a required list left out: refused, naming it and where it is filled, with the format’s name from the picker', async () => {
 		nock.disableNetConnect();
 		const APP = 'https://app.example.com';
 		nock(APP)
@@ -399,13 +399,17 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 				{
 					id: 'carousel',
 					name: 'Carousel',
-					inputs: [{ name: 'slides', type: 'array', items: 'string', required: true }],
+					inputs: [
+						{ name: 'title', type: 'string', required: false },
+						{ name: 'slides', type: 'array', items: 'string', required: true },
+					],
 				},
 			]);
 		const nocked = { socialContentApi: { instanceUrl: APP, apiKey: 'k' } };
 		const context = panelWith('carousel', nocked);
 		const fields = (await node.methods.resourceMapping.getFormatInputs.call(context)).fields;
 		expect(fields).toEqual([
+			expect.objectContaining({ id: 'title', required: false, display: true }),
 			expect.objectContaining({
 				id: 'slides',
 				displayName: 'Slides (list of texts, required)',
@@ -428,7 +432,7 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 		);
 		expect(result.error?.message).toBe('Format "Carousel" (carousel) needs "Slides"');
 		expect((result.error as { description?: string }).description).toBe(
-			'Fill "Slides" under Format Inputs, and each list under List Inputs (one entry per line). Nothing was started.',
+			'Add "Slides" under List Inputs, one entry per line. Nothing was started.',
 		);
 		nock.cleanAll();
 		nock.enableNetConnect('127.0.0.1');

@@ -105,6 +105,66 @@ describe('dropdowns, loaded through the same transport', () => {
 	);
 });
 
+test('searchPosts: a text of 32 characters shows whole, one of 33 is cut, line breaks as spaces', async () => {
+	const whole = 'x'.repeat(30) + '\nz'; // 32 characters, a line break inside
+	const cut = 'y'.repeat(33);
+	api()
+		.get(`${API_PATH}/posts`)
+		.query(true)
+		.reply(200, [
+			{ id: 'p_32', content: whole, publishDate: '2026-12-01T09:00:00Z' },
+			{ id: 'p_33', content: cut, publishDate: '2026-12-02T09:00:00Z' },
+		]);
+	const names = (await node.methods.listSearch.searchPosts.call(context())).results.map(
+		(result) => String(result.name).split(' · ')[0],
+	);
+	expect(names).toEqual([`${'x'.repeat(30)} z`, `${'y'.repeat(31)}…`]);
+});
+
+describe('a list that cannot offer anything says why once', () => {
+	test('Text Per Channel (a list built on the channel list): the reason, not wrapped twice', async () => {
+		api().get(`${API_PATH}/integrations`).times(3).reply(200, '<!doctype html><p>Login</p>', {
+			'Content-Type': 'text/html',
+		});
+		const loading = node.methods.loadOptions.getPostChannels.call(context());
+		await expect(loading).rejects.toThrow(/^Could not load the list: (?!Could not load)/);
+	});
+
+	test.each([
+		['no format chosen yet', undefined, 'Choose a format first: its lists appear here'],
+		[
+			'a format with no list input',
+			'image_fast',
+			'Format "Image (fast)" (image_fast) takes no list: remove this entry, and fill its inputs under Format Inputs',
+		],
+		[
+			'a format the instance does not have',
+			'gone',
+			'No format "gone" on this instance: choose one from the list',
+		],
+	])(
+		'List Inputs → Input, %s: nothing to pick, and what to do',
+		async (_case, formatId, message) => {
+			api()
+				.get(`${API_PATH}/studio/formats`)
+				.optionally()
+				.reply(200, [
+					{ id: 'image_fast', name: 'Image (fast)', inputs: [{ name: 'prompt', type: 'string' }] },
+				]);
+			const panel = editorContext(
+				formatId
+					? {
+							resource: 'studio',
+							operation: 'startGeneration',
+							format: { __rl: true, mode: 'list', value: formatId },
+						}
+					: { resource: 'studio', operation: 'startGeneration' },
+			);
+			await expect(node.methods.loadOptions.getListInputs.call(panel)).rejects.toThrow(message);
+		},
+	);
+});
+
 describe('pickers for generations, posts, media files and setting targets', () => {
 	test.each(Object.entries(LIST_SHAPES.shapes))(
 		'searchGenerations: the first page, answering %s, labelled "format name · status · date in the workflow\'s zone · id"',

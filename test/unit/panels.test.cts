@@ -168,6 +168,9 @@ describe('a choice saved from a list that could not load is flagged, not kept si
 			'ch_li',
 		]);
 		expect(chosenValues(node, [], 'Channel Names or IDs')).toEqual([]);
+		// An expression may give text: ids separated by commas, or one numeric id.
+		expect(chosenValues(node, 'ch_x, ch_li,', 'Channel Names or IDs')).toEqual(['ch_x', 'ch_li']);
+		expect(chosenValues(node, 7, 'Channel Names or IDs')).toEqual(['7']);
 		expect(chosenValues(node, undefined, 'Channel Names or IDs')).toEqual([]);
 	});
 });

@@ -57,21 +57,36 @@ export function mappedInputs(
 		...schema.filter((field) => lists.get(field.id)?.required),
 	].filter((field) => !(field.id in input));
 	if (missing.length > 0) {
-		const names = missing
-			.map((field) => `"${lists.get(field.id)?.label ?? field.displayName}"`)
-			.join(', ');
-		const where = missing.some((field) => lists.has(field.id))
-			? 'under Format Inputs, and each list under List Inputs (one entry per line)'
-			: 'under Format Inputs';
-		throw new NodeOperationError(ctx.getNode(), `Format ${formatMention(format)} needs ${names}`, {
-			itemIndex,
-			description:
-				mapper.mappingMode === 'autoMapInputData'
-					? `The input item has no field ${missing.map((field) => field.id).join(', ')}. Rename it with an Edit Fields node, or choose "Map Each Input Manually" under Format Inputs.`
-					: `Fill ${names} ${where}. Nothing was started.`,
-		});
+		const quoted = (fields: ResourceMapperField[]) =>
+			fields.map((field) => `"${lists.get(field.id)?.label ?? field.displayName}"`).join(', ');
+		const [listsMissing, fieldsMissing] = [
+			missing.filter((field) => lists.has(field.id)),
+			missing.filter((field) => !lists.has(field.id)),
+		];
+		// Where each is filled: a field under Format Inputs, a list under List Inputs.
+		const where = [
+			fieldsMissing.length ? `fill ${quoted(fieldsMissing)} under Format Inputs` : '',
+			listsMissing.length
+				? `add ${quoted(listsMissing)} under List Inputs, one entry per line`
+				: '',
+		].filter(Boolean);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Format ${formatMention(format)} needs ${quoted(missing)}`,
+			{
+				itemIndex,
+				description:
+					mapper.mappingMode === 'autoMapInputData'
+						? `The input item has no field ${missing.map((field) => field.id).join(', ')}. Rename it with an Edit Fields node, or choose "Map Each Input Manually" under Format Inputs.`
+						: `${capitalised(where.join('; '))}. Nothing was started.`,
+			},
+		);
 	}
 	return input;
+}
+
+function capitalised(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A format as the run knows it: its id, and its display name when the picker kept one. */

@@ -198,13 +198,12 @@ async function chosenChannels(
 	run: RunContext,
 	itemIndex: number,
 ): Promise<Channel[]> {
-	const raw = ctx.getNodeParameter('channels', itemIndex, []) as unknown;
-	const ids = Array.isArray(raw)
-		? chosenValues(ctx.getNode(), raw, 'Channel Names or IDs', itemIndex)
-		: String(raw ?? '')
-				.split(',')
-				.map((id) => id.trim())
-				.filter(Boolean);
+	const ids = chosenValues(
+		ctx.getNode(),
+		ctx.getNodeParameter('channels', itemIndex, []),
+		'Channel Names or IDs',
+		itemIndex,
+	);
 	if (ids.length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'No channel chosen', {
 			itemIndex,
