@@ -40,7 +40,8 @@ export async function orReason(
 	} catch (error) {
 		// Already said for the panel (a list inside this one failed, or "Choose a format first"):
 		// it stands as it is, not wrapped twice.
-		if (error instanceof NodeOperationError) throw error;
+		// (n8n's NodeOperationError hands back the same error when given one.)
+		if (error instanceof NodeOperationError) throw new NodeOperationError(ctx.getNode(), error);
 		const { message, description } = error as { message?: string; description?: string | null };
 		throw new NodeOperationError(
 			ctx.getNode(),
