@@ -13,7 +13,7 @@ module.exports = {
 	globalSetup: '<rootDir>/test/globalSetup.js',
 	globalTeardown: '<rootDir>/test/globalTeardown.js',
 	setupFiles: ['<rootDir>/test/setup.cts'],
-	setupFilesAfterEnv: ['<rootDir>/test/secretLog.cts'],
+	setupFilesAfterEnv: ['<rootDir>/test/secretLog.cts', '<rootDir>/test/skipWaits.cts'],
 	testTimeout: 30000,
 	// Two workers on the 2-core machines this runs on: the trigger-engine e2e (n8n polls once a
 	// minute, so it mostly waits) runs beside everything else. Measured: 438 s instead of 898 s.

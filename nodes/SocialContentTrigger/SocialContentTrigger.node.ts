@@ -144,17 +144,17 @@ export class SocialContentTrigger implements INodeType {
 		// n8n's classic engine starts a poll at each tick even while the last one still runs: two
 		// polls of one trigger would read the same state and fire the same events.
 		const key = triggerKey(this);
+		const run = new RunContext(this);
 		const running = runningPolls.get(key);
-		if (running !== undefined && Date.now() - running < pollBudgetMs(this) + STUCK_POLL_MS) {
+		if (running !== undefined && run.clock.now() - running < pollBudgetMs(this) + STUCK_POLL_MS) {
 			this.logger.debug(
 				'Social Content Trigger: the previous poll is still running; this one is skipped',
 			);
 			return null;
 		}
-		const started = Date.now();
+		const started = run.clock.now();
 		runningPolls.set(key, started);
 		try {
-			const run = new RunContext(this);
 			run.deadlineMs = started + pollBudgetMs(this);
 			// Posts first: one read, where generations may spend the rest of the budget downloading
 			// (and carry over what does not fit). Nothing is saved unless every part succeeds.

@@ -89,11 +89,11 @@ export async function pollGenerations(
 			);
 			return { items: [], commit: family.commitOf(undefined) };
 		}
-		save(baseline(reading, Date.now()));
+		save(baseline(reading, run.clock.now()));
 		return { items: [], commit: family.commitOf(next) };
 	}
 	if (state.v === 1) {
-		const upgraded = fromV1(state, await readGenerations(run, deepEnough()), Date.now());
+		const upgraded = fromV1(state, await readGenerations(run, deepEnough()), run.clock.now());
 		const due = upgraded.finished.map((generation) => ({ generation, attempts: 0 }));
 		const after = upgraded.next;
 		const items = await emit(
@@ -375,7 +375,7 @@ export function pollBudgetMs(ctx: IPollFunctions): number {
 }
 
 function timeLeft(run: PollRun): number {
-	return (run.deadlineMs ?? Infinity) - Date.now();
+	return (run.deadlineMs ?? Infinity) - run.clock.now();
 }
 
 /**

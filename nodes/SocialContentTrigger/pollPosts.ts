@@ -46,7 +46,7 @@ export async function pollPosts(
 		write: writePostState,
 	});
 	const state = family.state;
-	const readAtMs = Date.now();
+	const readAtMs = run.clock.now();
 	const posts = await listPosts(run, postWindow(state, readAtMs), MAX_POST_PAGES);
 	let next: PostEventState | undefined;
 	let fired: PostRecord[] = [];
@@ -69,7 +69,7 @@ export async function latestPost(
 	run: PollRun,
 	options: PostTriggerOptions,
 ): Promise<INodeExecutionData | undefined> {
-	const now = Date.now();
+	const now = run.clock.now();
 	const posts = await listPosts(run, { startMs: now - 30 * DAY_MS, endMs: now + DAY_MS }, 1);
 	const latest = posts
 		.filter((post) => matchesPost(post, options))

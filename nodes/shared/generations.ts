@@ -20,7 +20,6 @@ import {
 	normaliseGeneration,
 	type GenerationOutput,
 } from './shapes';
-import { abortableWait } from './compat';
 
 export const GENERATION_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
@@ -64,7 +63,7 @@ export async function waitForGeneration(
 	itemIndex: number,
 	options: WaitOptions,
 ): Promise<IDataObject> {
-	const deadline = Date.now() + options.timeoutMs;
+	const deadline = run.clock.now() + options.timeoutMs;
 	const signal = ctx.getExecutionCancelSignal();
 	let interval = options.firstIntervalMs;
 	for (;;) {
@@ -73,7 +72,7 @@ export async function waitForGeneration(
 		});
 		if (generation.status === 'done') return generation;
 		if (generation.status === 'failed') throw generationFailedError(ctx, generation, itemIndex);
-		const left = deadline - Date.now();
+		const left = deadline - run.clock.now();
 		if (left <= 0) {
 			throw withGenerationId(
 				new NodeApiError(
@@ -88,7 +87,7 @@ export async function waitForGeneration(
 				id,
 			);
 		}
-		await abortableWait(Math.min(interval, left), signal);
+		await run.clock.wait(Math.min(interval, left), signal);
 		interval = Math.min(Math.round(interval * 1.5), options.maxIntervalMs);
 	}
 }

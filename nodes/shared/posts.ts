@@ -31,7 +31,7 @@ const POST_TEXT_CHARS = 32;
  * channel and date: "Launch day is here · Acme · X · 15 Jan 2026 10:00 CET".
  */
 export async function recentPosts(run: RunContext): Promise<Array<{ id: string; label: string }>> {
-	const now = Date.now();
+	const now = run.clock.now();
 	const posts = await listPosts(run, { startMs: now - 30 * DAY_MS, endMs: now + 90 * DAY_MS }, 1);
 	// One post on X and LinkedIn is two posts, told apart by their channel: read the channel list
 	// only when a post names its channel by id alone.

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 import { Readable } from 'node:stream';
 
+import { clockNow, currentClock } from './clock.cjs';
 import { API_PATH, APP_URL, api } from './fixtures.cjs';
 
 export const GENERATIONS_PATH = `${API_PATH}/studio/generations`;
@@ -67,7 +68,7 @@ export class GenerationService {
 	constructor(public shape: ListShape) {}
 
 	private tick(): number {
-		this.clock = this.realTime ? Math.max(this.clock + 1, Date.now()) : this.clock + 1000;
+		this.clock = this.realTime ? Math.max(this.clock + 1, clockNow()) : this.clock + 1000;
 		return this.clock;
 	}
 
@@ -247,22 +248,31 @@ export class GenerationService {
 				const answer: [number, unknown, Record<string, string>?] = this.missingFiles.has(id)
 					? [404, { msg: 'file not found' }]
 					: this.tricklingFiles.has(id)
-						? [200, trickle(), { 'Content-Type': 'image/png' }]
+						? [200, trickle(() => this.tricklingFiles.has(id)), { 'Content-Type': 'image/png' }]
 						: [200, Buffer.from(`png ${id}`), { 'Content-Type': 'image/png' }];
-				setTimeout(() => callback(null, answer as [number, string]), this.fileDelayMs);
+				void currentClock()
+					.wait(this.fileDelayMs)
+					.then(() => callback(null, answer as [number, string]));
 			})
 			.persist();
 	}
 }
 
-/** A body that never ends: a byte every 100 ms until the reader goes away. */
-function trickle(): Readable {
-	const timer = setInterval(() => body.push(Buffer.from('p')), 100);
-	const body = new Readable({
-		read: () => undefined,
-		destroy: (error, done) => {
-			clearInterval(timer);
-			done(error);
+/**
+ * A body that does not end while `trickling()`: a byte 100 ms (on the runs' clock) after each time
+ * its reader asks for more. Then it is dropped, so nothing runs on into the next test (nock reads
+ * it to the end though the client is gone).
+ */
+function trickle(trickling: () => boolean): Readable {
+	const clock = currentClock();
+	const body: Readable = new Readable({
+		highWaterMark: 1,
+		read: () => {
+			void clock.wait(100).then(() => {
+				if (body.destroyed) return;
+				if (trickling()) body.push(Buffer.from('p'));
+				else body.destroy();
+			});
 		},
 	});
 	return body;

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { clockNow } from './clock.cjs';
 import { API_PATH, APP_URL, api } from './fixtures.cjs';
 import { POST_RECORD_SHAPES } from './shapeGuesses.cjs';
 
@@ -65,7 +66,7 @@ export class PostService {
 		this.posts.set(id, {
 			id,
 			channel: options.channel ?? 'ch_x',
-			dateMs: options.dateMs ?? Date.now(),
+			dateMs: options.dateMs ?? clockNow(),
 			status: options.draft ? 'draft' : 'scheduled',
 			content: options.content ?? `Post ${id}`,
 		});
@@ -75,7 +76,7 @@ export class PostService {
 	send(id: string, outcome: 'published' | 'failed' = 'published'): void {
 		const post = this.find(id);
 		post.status = outcome;
-		post.publishedMs = outcome === 'published' ? Date.now() : undefined;
+		post.publishedMs = outcome === 'published' ? clockNow() : undefined;
 		post.url = outcome === 'published' ? `https://x.example.com/acme/status/${id}` : undefined;
 		post.error =
 			outcome === 'failed' ? 'The network refused the post: duplicate content' : undefined;
@@ -90,7 +91,7 @@ export class PostService {
 
 	/** Many that went out long ago (before any trigger), spread over the last `days` days. */
 	sentLongAgo(prefix: string, count: number, days = 60): string[] {
-		const now = Date.now();
+		const now = clockNow();
 		return Array.from({ length: count }, (_, index) => {
 			const id = `${prefix}${index}`;
 			this.posts.set(id, {
@@ -114,7 +115,7 @@ export class PostService {
 	}
 
 	/** Queued again (rescheduled after a failure): its next outcome is a new one. */
-	requeue(id: string, dateMs = Date.now()): void {
+	requeue(id: string, dateMs = clockNow()): void {
 		Object.assign(this.find(id), {
 			status: 'scheduled',
 			dateMs,

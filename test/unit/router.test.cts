@@ -1,5 +1,6 @@
 import nock from 'nock';
 
+import { clockNow } from '../helpers/clock.cjs';
 import { API_PATH, api, NODE, probe, runAction, startGeneration } from '../helpers/fixtures.cjs';
 import { PACKAGE, registerNodeType } from '../helpers/harness.cjs';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
@@ -142,7 +143,7 @@ describe('per-item loop, pairing and errors', () => {
 			.times(20)
 			.delay(50)
 			.reply(() => {
-				const now = Date.now();
+				const now = clockNow();
 				if (first) {
 					first = false;
 					limitedAt = now;

@@ -7,6 +7,7 @@ import { sendAuthenticated } from '../../nodes/shared/transport/connection';
 
 import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/shared/transport';
 import { quotaUsedUp, RetryAfterUnit, retryAfter } from '../../nodes/shared/transport/rateLimit';
+import { clockNow } from '../helpers/clock.cjs';
 import { downloadEvents } from '../helpers/probeNode.cjs';
 import { assertNoSecrets } from '../helpers/harness.cjs';
 import { localServer, resetConnection } from '../helpers/localServer.cjs';
@@ -254,7 +255,7 @@ describe('transport: 429', () => {
 			.get(PING)
 			.times(5)
 			.reply(() => {
-				sentAt.push(Date.now());
+				sentAt.push(clockNow());
 				return [429, { code: 'RATE_LIMITED', bucket: 'public-api', limit: 60, retryAfter: 30 }];
 			});
 		const result = await probe(
@@ -629,12 +630,12 @@ describe('rate-limit headers of an accepted answer (the real backend sends them;
 		const scope = api()
 			.post(`${API_PATH}/hooks/score`)
 			.reply(() => {
-				answeredAt.push(Date.now());
+				answeredAt.push(clockNow());
 				return [200, { score: 1 }, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1' }];
 			})
 			.post(`${API_PATH}/hooks/score`)
 			.reply(() => {
-				answeredAt.push(Date.now());
+				answeredAt.push(clockNow());
 				return [200, { score: 2 }, { 'X-RateLimit-Remaining': '9', 'X-RateLimit-Reset': '1' }];
 			});
 		const result = await runAction(

@@ -12,6 +12,7 @@ import {
 	settle,
 	STATE_MAX_BYTES,
 } from '../../nodes/SocialContentTrigger/generationState';
+import { clockNow } from '../helpers/clock.cjs';
 import { APP_URL, apiKeyCredentials, oauth2Credentials } from '../helpers/fixtures.cjs';
 import {
 	GENERATIONS_PATH as GEN,
@@ -602,18 +603,18 @@ describe('Social Content Trigger: state stays small', () => {
 				{
 					entries: Array.from({ length: MAX_SEEN * 2 }, (_, i) => ({ id: id(i), status: 'done' })),
 				},
-				Date.now(),
+				clockNow(),
 			);
 			const full = settle(
 				{
 					...start,
 					pending: Array.from({ length: MAX_PENDING + 50 }, (_, i) => id(1e6 + i)),
-					finishedUpToMs: Date.now(),
+					finishedUpToMs: clockNow(),
 				},
 				{
 					listed: [],
 					pending: Array.from({ length: MAX_PENDING + 50 }, (_, i) => id(1e6 + i)),
-					finishedUpToMs: Date.now(),
+					finishedUpToMs: clockNow(),
 				},
 				{
 					fired: Array.from({ length: 300 }, (_, i) => id(2e6 + i)),

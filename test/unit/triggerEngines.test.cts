@@ -12,6 +12,7 @@ import {
 	readState,
 	type GenerationState,
 } from '../../nodes/SocialContentTrigger/generationState';
+import { clockNow } from '../helpers/clock.cjs';
 import { apiKeyCredentials } from '../helpers/fixtures.cjs';
 import { GenerationService, type ListShape } from '../helpers/generationService.cjs';
 import { loadAtCommit } from '../helpers/legacyCode.cjs';
@@ -217,9 +218,9 @@ describe('Social Content Trigger: a poll stays inside its time budget', () => {
 		const order: string[] = [];
 		const durations: number[] = [];
 		for (let poll = 0; poll < 6 && tally.times.size < 100; poll++) {
-			const started = Date.now();
+			const started = clockNow();
 			order.push(...tally.add(await n8n.poll()));
-			durations.push(Date.now() - started);
+			durations.push(clockNow() - started);
 		}
 		expect(order).toEqual(ids); // oldest first, across polls
 		expect(durations.length).toBeGreaterThan(1); // it did not fit one poll: carried
@@ -238,9 +239,9 @@ describe('Social Content Trigger: a poll stays inside its time budget', () => {
 		await n8n.activate();
 		service.listFailStatus = 429; // retryAfter: 999, and the header says seconds
 		service.listFailures = 1;
-		const started = Date.now();
+		const started = clockNow();
 		await n8n.poll();
-		expect(Date.now() - started).toBeLessThan(5000);
+		expect(clockNow() - started).toBeLessThan(5000);
 		expect(n8n.pollErrors[0]?.message).toMatch(/rate/i);
 	});
 });

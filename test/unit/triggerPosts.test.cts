@@ -16,6 +16,7 @@ import {
 	readPostState,
 } from '../../nodes/SocialContentTrigger/postState';
 import { readPost } from '../../nodes/shared/shapes';
+import { clockNow } from '../helpers/clock.cjs';
 import { apiKeyCredentials } from '../helpers/fixtures.cjs';
 import { activeTrigger, poll, triggerWorkflow } from '../helpers/harness.cjs';
 import { ENGINES, SimulatedN8n, type Engine } from '../helpers/pollEngines.cjs';
@@ -100,7 +101,7 @@ describe.each(ENGINES)("Post events in n8n's %s poll engine", (engine: Engine) =
 			service.serve();
 			service.sentLongAgo(`${p}old_`, 40);
 			service.sentLongAgo(`${p}ancient_`, 3, 200); // the last one is before the dates the baseline reads
-			const now = Date.now();
+			const now = clockNow();
 			service.schedule(`${p}q1`, { dateMs: now + 60_000 });
 			service.schedule(`${p}q2`, { dateMs: now + 120_000, channel: 'ch_linkedin' });
 			service.schedule(`${p}late`, { dateMs: now - 3 * DAY_MS }); // overdue: goes out late
@@ -139,8 +140,8 @@ describe.each(ENGINES)("Post events in n8n's %s poll engine", (engine: Engine) =
 			service.edit(`${p}q1`, 'Edited after it went out');
 			service.move(`${p}late`, now - DAY_MS);
 			service.move(`${p}n1`, now + 3_600_000);
-			service.move(`${p}old_5`, Date.now() - 60_000);
-			service.move(`${p}ancient_2`, Date.now() - LATE_GRACE_MS - 60_000);
+			service.move(`${p}old_5`, clockNow() - 60_000);
+			service.move(`${p}ancient_2`, clockNow() - LATE_GRACE_MS - 60_000);
 			expect(tally.add(await n8n.poll(), await n8n.poll())).toEqual([]);
 
 			// The list fails for a poll: an error n8n records; what went out meanwhile fires after.
@@ -157,7 +158,7 @@ describe.each(ENGINES)("Post events in n8n's %s poll engine", (engine: Engine) =
 			expect(tally.times.get(`${p}c1|failed`)).toBe(1);
 
 			// Failed, queued again, failed again: two failures, two events; then it goes out.
-			service.requeue(`${p}q2`, Date.now() + 60_000);
+			service.requeue(`${p}q2`, clockNow() + 60_000);
 			tally.add(await n8n.poll());
 			service.send(`${p}q2`, 'failed');
 			expect(tally.add(await n8n.poll())).toEqual([`${p}q2|failed`]);
@@ -347,7 +348,7 @@ describe('post state', () => {
 					})!,
 			),
 		];
-		const state = decidePosts(baselinePosts([], Date.now()), posts, Date.now()).next;
+		const state = decidePosts(baselinePosts([], clockNow()), posts, clockNow()).next;
 		const bytes = JSON.stringify({ posts: state }).length;
 		expect(bytes).toBeLessThanOrEqual(32 * 1024);
 		expect(readPostState({ posts: state })).toEqual(state);

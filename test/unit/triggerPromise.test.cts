@@ -17,6 +17,7 @@ import {
 	type GenerationState,
 } from '../../nodes/SocialContentTrigger/generationState';
 import { InsertionMemory } from '../../nodes/SocialContentTrigger/idMemory';
+import { clockNow } from '../helpers/clock.cjs';
 import { apiKeyCredentials } from '../helpers/fixtures.cjs';
 import {
 	GENERATIONS_PATH,
@@ -106,9 +107,9 @@ test.each<Engine>(['durable', 'durableCursors'])(
 			.delay(60_000)
 			.reply(200, [])
 			.persist();
-		const started = Date.now();
+		const started = clockNow();
 		await n8n.poll();
-		const tookMs = Date.now() - started;
+		const tookMs = clockNow() - started;
 		expect(n8n.pollErrors).toHaveLength(1);
 		// One try of what is left (at least 2 s), and no retry that cannot fit: was 3 tries and their waits.
 		expect(tookMs).toBeLessThan(2400 + 2000);
@@ -158,7 +159,7 @@ test('the credential changes to another account: a new starting point, none of i
 describe('what decides, given a remembered hash', () => {
 	const hour = 3_600_000;
 	const state = (finishedUpToMs: number): GenerationState => ({
-		...baseline({ entries: [{ id: 'seed', status: 'done' }] }, Date.now()),
+		...baseline({ entries: [{ id: 'seed', status: 'done' }] }, clockNow()),
 		finishedUpToMs,
 	});
 	// A memory that holds every hash: what a collision with a new id looks like.
@@ -181,7 +182,7 @@ describe('what decides, given a remembered hash', () => {
 
 	test('without finish times, a remembered id does not fire (the odds of a false match are in the README)', () => {
 		const decided = plan(
-			state(Date.now()),
+			state(clockNow()),
 			{
 				entries: [
 					{ id: 'x', status: 'done' },
@@ -260,9 +261,9 @@ describe('a poll ends within its budget whatever the files do', () => {
 		const { service, n8n } = await downloading(NO_TIMESTAMPS, 4000); // ours: 3.2 s
 		service.tricklingFiles.add('slow');
 		service.createDone('slow');
-		const started = Date.now();
+		const started = clockNow();
 		expect(await n8n.poll()).toBeNull();
-		expect(Date.now() - started).toBeLessThan(3200 + 1500);
+		expect(clockNow() - started).toBeLessThan(3200 + 1500);
 		expect(n8n.pollErrors).toEqual([]);
 		service.tricklingFiles.clear();
 		expect(await quietPolls(n8n, 2)).toEqual(['slow']);

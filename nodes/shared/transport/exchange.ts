@@ -12,7 +12,6 @@ import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
 import { quotaUsedUp, refusalWait } from './rateLimit';
 import { withoutSecrets } from '../shapes/secrets';
 import type { ApiContext, RunContext } from './runContext';
-import { abortableWait } from '../compat';
 
 interface RequestLimits {
 	/** Most time, in milliseconds, one request may spend waiting on 429 answers. */
@@ -59,7 +58,8 @@ export async function exchange(
 		);
 	// A read is tried again only when the try and its wait fit in what the run has left.
 	const retryFits = (delayMs: number) =>
-		run.deadlineMs === undefined || Date.now() + delayMs + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
+		run.deadlineMs === undefined ||
+		run.clock.now() + delayMs + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
 	let waitedForRateLimitMs = 0;
@@ -69,7 +69,7 @@ export async function exchange(
 	for (;;) {
 		// A 429 to another request of the run asked for a longer wait than this one may spend:
 		// sent now it would only be refused again (and count against the run), so it is not sent.
-		const pausedMs = pacer.pausedUntilMs - Date.now();
+		const pausedMs = pacer.pausedUntilMs - run.clock.now();
 		if (pausedMs > limits.maxRateLimitWaitMs - waitedForRateLimitMs) {
 			const spent = {
 				waitedMs: waitedForRateLimitMs,
@@ -81,9 +81,9 @@ export async function exchange(
 			};
 			throw rateLimitError(ctx.getNode(), connection, request, run.lastRefusal, spent, itemIndex);
 		}
-		const ticket = pacer.take(Date.now());
-		const holdMs = ticket.at - Date.now();
-		if (holdMs > 0) await abortableWait(holdMs, signal);
+		const ticket = pacer.take(run.clock.now());
+		const holdMs = ticket.at - run.clock.now();
+		if (holdMs > 0) await run.clock.wait(holdMs, signal);
 		// A 429 or a change of pace while holding voids the slot: take one at the new pace.
 		if (!pacer.isCurrent(ticket)) continue;
 		let response: RawResponse;
@@ -98,7 +98,7 @@ export async function exchange(
 				readRetries < READ_RETRY_DELAYS_MS.length &&
 				retryFits(READ_RETRY_DELAYS_MS[readRetries])
 			) {
-				await abortableWait(READ_RETRY_DELAYS_MS[readRetries++], signal);
+				await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 				continue;
 			}
 			throw networkError(
@@ -120,7 +120,7 @@ export async function exchange(
 				pacer,
 				{ body, headers: response.headers },
 				fresh,
-				Date.now(),
+				run.clock.now(),
 			);
 			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
 			// against Max Rate Limit Wait, and a cap on tries: a 429 loop always ends.
@@ -130,7 +130,7 @@ export async function exchange(
 			if (!request.offInstance) run.lastRefusal = body;
 			if (triesCapped || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
 				// The wait stands for the rest of the run, though this request gives up on it.
-				pacer.pause(Date.now() + waitMs);
+				pacer.pause(run.clock.now() + waitMs);
 				const spent = {
 					waitedMs: waitedForRateLimitMs,
 					askedMs: waitMs,
@@ -140,17 +140,17 @@ export async function exchange(
 				};
 				throw rateLimitError(ctx.getNode(), connection, request, body, spent, itemIndex);
 			}
-			const ownWaitMs = pacer.refused(Date.now(), waitMs, asked.wholeSeconds, ticket);
+			const ownWaitMs = pacer.refused(run.clock.now(), waitMs, asked.wholeSeconds, ticket);
 			waitedForRateLimitMs += ownWaitMs;
-			await abortableWait(ownWaitMs, signal);
+			await run.clock.wait(ownWaitMs, signal);
 			continue;
 		}
 		pacer.accepted();
 		run.retryAfterUnit.accepted();
 		// The answer says the quota is used up: until it comes back, a request could only be refused.
-		const usedUp = request.offInstance ? undefined : quotaUsedUp(response.headers, Date.now());
+		const usedUp = request.offInstance ? undefined : quotaUsedUp(response.headers, run.clock.now());
 		if (usedUp) {
-			pacer.pause(Date.now() + usedUp.waitMs);
+			pacer.pause(run.clock.now() + usedUp.waitMs);
 			run.lastRefusal = usedUp.limit === undefined ? {} : { limit: usedUp.limit };
 		}
 		if (
@@ -160,7 +160,7 @@ export async function exchange(
 			retryFits(READ_RETRY_DELAYS_MS[readRetries])
 		) {
 			discardBody(response);
-			await abortableWait(READ_RETRY_DELAYS_MS[readRetries++], signal);
+			await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 			continue;
 		}
 		return response;
@@ -185,13 +185,17 @@ export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): Reques
 
 /** The limits of one request of a run: the node's Request Options, within the run's deadline. */
 export function requestLimits(run: RunContext, itemIndex: number | undefined): RequestLimits {
-	return withinDeadline(limitsOf(run.n8n, itemIndex), run.deadlineMs);
+	return withinDeadline(limitsOf(run.n8n, itemIndex), run.deadlineMs, run.clock.now());
 }
 
 /** Limits no longer than the time a run has left, when it has a deadline (a trigger poll's budget). */
-function withinDeadline(limits: RequestLimits, deadlineMs: number | undefined): RequestLimits {
+function withinDeadline(
+	limits: RequestLimits,
+	deadlineMs: number | undefined,
+	nowMs: number,
+): RequestLimits {
 	if (deadlineMs === undefined) return limits;
-	const leftMs = deadlineMs - Date.now();
+	const leftMs = deadlineMs - nowMs;
 	return {
 		maxRateLimitWaitMs: Math.min(limits.maxRateLimitWaitMs, Math.max(0, leftMs)),
 		timeoutMs: Math.min(limits.timeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, leftMs)),

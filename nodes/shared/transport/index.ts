@@ -30,6 +30,7 @@ import {
 import { StreamingForm } from './multipart';
 import type { RunContext } from './runContext';
 import { abortableWait } from '../compat';
+import type { Clock } from '../clock';
 
 export { MAX_RATE_LIMITED_TRIES, READ_RETRY_DELAYS_MS } from './exchange';
 export type { MissingRoute, RequestSubject } from './errors';
@@ -167,7 +168,7 @@ export async function downloadFile(
 		requestLimits(run, itemIndex).timeoutMs,
 		file,
 		cancelSignalOf(run.n8n),
-		run.deadlineMs,
+		run.deadlineMs === undefined ? undefined : { atMs: run.deadlineMs, clock: run.clock },
 	);
 	const disposition = String(response.headers['content-disposition'] ?? '');
 	const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
@@ -199,47 +200,54 @@ interface WatchedBody {
  * would hold the item (or the trigger's poll) for ever. Every chunk that arrives restarts the
  * count, so a slow but moving download is never cut; nor is one whose reader is busy (its
  * buffer full: the silence is ours, not the server's). A run with a deadline (a trigger poll)
- * ends it then too, however it moves: the poll carries that generation over instead.
+ * ends it then too, however it moves: the poll carries that generation over instead. Silence is
+ * a real socket's, so it is timed on the real clock; the deadline on the run's.
  */
 function endOnSilence(
 	body: FileStream,
 	idleMs: number,
 	file: Partial<DownloadedFile>,
 	signal?: AbortSignal,
-	deadlineMs?: number,
+	deadline?: { atMs: number; clock: Clock },
 ): void {
 	const stream = body as unknown as WatchedBody;
 	if (typeof stream.push !== 'function' || typeof stream.destroy !== 'function') return;
 	let lastDataMs = Date.now();
 	let ended = false;
+	const outOfTime = () => deadline !== undefined && deadline.clock.now() >= deadline.atMs;
+	const cut = () => {
+		if (ended) return;
+		ended = true;
+		const late = outOfTime();
+		if (!late) file.stalledAfterMs = idleMs;
+		const reason = late
+			? 'out of time for this poll'
+			: `no data for ${Math.round(idleMs / 1000)} s`;
+		const error = Object.assign(new Error(reason), { code: 'ETIMEDOUT' });
+		// The reader learns at once; destroying a fetch body may wait on the silent connection
+		// before it reports anything (a second report then finds this listener, not a crash).
+		stream.on('error', () => undefined);
+		stream.emit('error', error);
+		stream.destroy(error);
+	};
 	const push = stream.push.bind(stream);
 	stream.push = (chunk, encoding) => {
 		lastDataMs = Date.now();
-		return push(chunk, encoding);
+		const accepted = push(chunk, encoding);
+		// A body that keeps moving past the deadline is cut as the chunk comes, not at the next look.
+		if (chunk !== null && outOfTime()) void Promise.resolve().then(cut);
+		return accepted;
 	};
 	for (const event of ['end', 'close', 'error']) stream.once(event, () => (ended = true));
 	const checkEveryMs = Math.max(50, Math.min(1000, idleMs / 4));
 	const watch = async () => {
 		while (!ended && !signal?.aborted) {
-			const untilDeadlineMs = deadlineMs === undefined ? Infinity : deadlineMs - Date.now();
+			const untilDeadlineMs = deadline ? deadline.atMs - deadline.clock.now() : Infinity;
 			await abortableWait(Math.max(0, Math.min(checkEveryMs, untilDeadlineMs)), signal);
 			if (ended) return;
 			if ((stream.readableLength ?? 0) >= (stream.readableHighWaterMark ?? Infinity))
 				lastDataMs = Date.now();
-			const outOfTime = deadlineMs !== undefined && Date.now() >= deadlineMs;
-			if (outOfTime || Date.now() - lastDataMs >= idleMs) {
-				if (!outOfTime) file.stalledAfterMs = idleMs;
-				const reason = outOfTime
-					? 'out of time for this poll'
-					: `no data for ${Math.round(idleMs / 1000)} s`;
-				const error = Object.assign(new Error(reason), { code: 'ETIMEDOUT' });
-				// The reader learns at once; destroying a fetch body may wait on the silent connection
-				// before it reports anything (a second report then finds this listener, not a crash).
-				stream.on('error', () => undefined);
-				stream.emit('error', error);
-				stream.destroy(error);
-				return;
-			}
+			if (outOfTime() || Date.now() - lastDataMs >= idleMs) return cut();
 		}
 	};
 	watch().catch(() => undefined); // cancelled with the execution: the body goes with it
@@ -266,9 +274,9 @@ export async function saveDownload<T>(
 				(file.data as { complete?: boolean }).complete === false || isNetworkError(error);
 			// Not the download (n8n could not store the file, say): as it is, with the item's index.
 			if (!broken) throw new NodeOperationError(run.n8n.getNode(), error as Error, { itemIndex });
-			const outOfTime = run.deadlineMs !== undefined && Date.now() >= run.deadlineMs;
+			const outOfTime = run.deadlineMs !== undefined && run.clock.now() >= run.deadlineMs;
 			if (tries <= READ_RETRY_DELAYS_MS.length && !signal?.aborted && !outOfTime) {
-				await abortableWait(READ_RETRY_DELAYS_MS[tries - 1], signal);
+				await run.clock.wait(READ_RETRY_DELAYS_MS[tries - 1], signal);
 				continue;
 			}
 			const connection = await run.connectionFor(itemIndex);

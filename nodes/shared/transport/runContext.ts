@@ -1,3 +1,4 @@
+import { currentClock, type Clock } from '../clock';
 import { readConnection, type ApiContext, type Connection } from './connection';
 import { RequestPacer } from './pacing';
 import { RetryAfterUnit } from './rateLimit';
@@ -12,6 +13,8 @@ export type { ApiContext };
  * it ends with them.
  */
 export class RunContext<Functions extends ApiContext = ApiContext> {
+	/** The run's time: every wait and deadline of its requests is read on it. */
+	readonly clock: Clock = currentClock();
 	readonly pacer = new RequestPacer();
 	readonly retryAfterUnit = new RetryAfterUnit();
 	private readonly onceValues = new Map<string, Promise<unknown>>();
