@@ -493,10 +493,14 @@ export function activeTrigger(
 	workflow: Workflow,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	activation: WorkflowActivateMode = 'activate',
+	/** The time n8n gives each poll (its durable engine says so; the trigger takes 80 % of it). */
+	givenPollBudgetMs?: number,
 ): { poll: () => Promise<INodeExecutionData[][] | null> } {
 	const node = workflow.getNode('Trigger')!;
 	const additionalData = additionalDataFor(new TestCredentialsHelper(credentials));
 	const context = new PollContext(workflow, node, additionalData, 'trigger', activation);
+	if (givenPollBudgetMs !== undefined)
+		Object.assign(context, { getPollBudgetMs: () => givenPollBudgetMs });
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	return { poll: async () => await nodeType.poll!.call(context) };
 }

@@ -2,6 +2,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
+import { currentClock } from './clock.cjs';
+
 export interface SandboxState extends IDataObject {
 	counts: IDataObject & {
 		requests: number;
@@ -32,9 +34,14 @@ export interface Sandbox {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const { createSandbox } = require('../sandbox/server.js') as {
+const server = require('../sandbox/server.js') as {
 	createSandbox: (options?: IDataObject) => Sandbox;
 };
+
+/** The sandbox, on the clock the test's runs take (one that skips waits, in unit and integration tests). */
+export function createSandbox(options: IDataObject = {}): Sandbox {
+	return server.createSandbox({ clock: currentClock(), ...options });
+}
 
 /** A sandbox on 127.0.0.1 for one suite: started before its tests (nock lets 127.0.0.1 through), closed after. */
 export interface SuiteSandbox {

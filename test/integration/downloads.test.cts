@@ -6,7 +6,6 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { POLL_TIME_BUDGET_MS } from '../../nodes/SocialContentTrigger/pollGenerations';
 import {
 	ACTION_NODE_TYPE,
 	activeTrigger,
@@ -14,6 +13,7 @@ import {
 	START_NODE_TYPE,
 	triggerWorkflow,
 } from '../helpers/harness.cjs';
+import { clockNow } from '../helpers/clock.cjs';
 import { localServer, type LocalServer } from '../helpers/localServer.cjs';
 
 const KEY = 'sk_download_test_key';
@@ -172,9 +172,12 @@ describe('the trigger, when an output file stalls', () => {
 		});
 		server = { ...local, fileRequests: () => 0 };
 		const credentials = { socialContentApi: { instanceUrl: local.url, apiKey: KEY } };
+		// A real socket's silence takes real time: a poll given 5 s (ours: 4 s) instead of 20.
 		const trigger = activeTrigger(
 			triggerWorkflow({ events: ['done'], downloadOutputs: true }),
 			credentials,
+			'activate',
+			5000,
 		);
 		expect(await trigger.poll()).toBeNull(); // the baseline: nothing yet
 		listed = [
@@ -185,10 +188,11 @@ describe('the trigger, when an output file stalls', () => {
 				outputs: [{ id: 'med_1', path: '/uploads/out.bin' }],
 			},
 		];
-		const started = Date.now();
+		const started = clockNow();
 		expect(await trigger.poll()).toBeNull(); // the file stalls: carried, not fired, not hung
-		const pollMs = Date.now() - started;
-		expect(pollMs).toBeLessThan(POLL_TIME_BUDGET_MS + 15_000); // the budget, plus the short timeouts of what it had started
+		const pollMs = clockNow() - started;
+		expect(pollMs).toBeGreaterThanOrEqual(4000 - 100); // it did wait for the file, within the budget
+		expect(pollMs).toBeLessThan(4000 + 3000); // the budget, plus the short timeout of what it had started
 		stall = false;
 		const fired = (await trigger.poll())?.[0] ?? [];
 		expect(fired.map((item) => item.json.id)).toEqual(['gen_1']);

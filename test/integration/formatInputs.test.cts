@@ -20,16 +20,10 @@ import {
 	runChain,
 	START_NODE_TYPE,
 } from '../helpers/harness.cjs';
+import { createSandbox } from '../helpers/sandbox.cjs';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createSandbox, FORMATS } = require('../sandbox/server.js') as {
-	createSandbox: (options?: IDataObject) => {
-		config: IDataObject;
-		state: { counts: IDataObject; generations: IDataObject[] };
-		reset(): void;
-		listen(): Promise<string>;
-		close(): Promise<void>;
-	};
+const { FORMATS } = require('../sandbox/server.js') as {
 	FORMATS: Array<{
 		id: string;
 		inputs: Array<{

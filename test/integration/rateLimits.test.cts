@@ -8,15 +8,8 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness.cjs';
+import { createSandbox } from '../helpers/sandbox.cjs';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createSandbox } = require('../sandbox/server.js') as {
-	createSandbox: (options?: IDataObject) => {
-		state: { counts: { rateLimited: number; byRoute: Record<string, number> } };
-		listen(): Promise<string>;
-		close(): Promise<void>;
-	};
-};
 
 const KEY = 'sk_sandbox_demo_key';
 const shapes: Array<[string, IDataObject, (retryAfter: number) => boolean]> = [
@@ -121,7 +114,7 @@ describe.each(shapes)('sandbox rate limit: %s', (_name, config, plausibleRetryAf
 			expect(result.error).toBeUndefined();
 			expect(result.output('Node')).toHaveLength(60);
 			const { rateLimited, byRoute } = sandbox.state.counts;
-			expect(byRoute['POST /hooks/score']).toBe(60 + rateLimited);
+			expect((byRoute as Record<string, number>)['POST /hooks/score']).toBe(60 + rateLimited);
 			// The first cycles refuse at most the requests in flight (4 each), probing a few more
 			// (4–9 measured). Without a learned pace (each 429 only pauses the run) the bucket with
 			// fractions drew 109 and the windows 20; with slots kept through a pause, 20. Whole

@@ -219,6 +219,10 @@ const LOGIN_PAGE =
 	'<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Sign in</h1><form><input name="email"></form></body></html>';
 
 function createSandbox(options = {}) {
+	// Time as the tests' runs see it (options.clock, a { now() }): a test on a clock that skips
+	// waits has the service's windows and progress move with it. Real time otherwise.
+	const { clock = { now: () => Date.now() }, ...given } = options;
+	options = given;
 	const config = {
 		...DEFAULTS,
 		...options,
@@ -260,7 +264,7 @@ function createSandbox(options = {}) {
 		`${prefix}_${(++state.seq).toString(36)}${crypto.randomBytes(2).toString('hex')}`;
 
 	function tick() {
-		const now = Date.now();
+		const now = clock.now();
 		for (const post of state.posts)
 			if (
 				post.status === 'scheduled' &&
@@ -277,7 +281,7 @@ function createSandbox(options = {}) {
 		}
 	}
 	/** A post goes out on its channel, or fails (its text asks to). */
-	function sendPost(post, now = Date.now(), outcome = undefined) {
+	function sendPost(post, now = clock.now(), outcome = undefined) {
 		const fails = outcome
 			? outcome === 'failed'
 			: Boolean(config.failPostsContaining) && post.content.includes(config.failPostsContaining);
@@ -290,7 +294,7 @@ function createSandbox(options = {}) {
 			: null;
 	}
 
-	function finishGeneration(g, now = Date.now()) {
+	function finishGeneration(g, now = clock.now()) {
 		const format = FORMATS.find((f) => f.id === g.format);
 		if (g.input && (g.input.fail === true || g.input.fail === 'true')) {
 			g.status = 'failed';
@@ -363,7 +367,7 @@ function createSandbox(options = {}) {
 			'X-RateLimit-Limit': String(throttle.limit),
 			'X-RateLimit-Remaining': String(Math.max(0, throttle.limit - window.count)),
 			'X-RateLimit-Reset': String(
-				Math.ceil((window.start + throttle.windowMs - Date.now()) / 1000),
+				Math.ceil((window.start + throttle.windowMs - clock.now()) / 1000),
 			),
 		};
 	}
@@ -374,7 +378,7 @@ function createSandbox(options = {}) {
 	 * that `limit`) from `fromMs` to `toMs` after its first request, then freed.
 	 */
 	function bucketWait(bucketName, bucket) {
-		const now = Date.now();
+		const now = clock.now();
 		const burst = bucket.burst ?? bucket.limit;
 		let b = state.buckets.get(bucketName);
 		if (!b) {
@@ -400,7 +404,7 @@ function createSandbox(options = {}) {
 	 * bucket's first request: an hourly quota that has just begun). Seconds until the next window.
 	 */
 	function windowWait(bucketName, bucket) {
-		const now = Date.now();
+		const now = clock.now();
 		const origin = bucket.anchored ? (state.buckets.get(bucketName)?.origin ?? now) : 0;
 		const start = origin + Math.floor((now - origin) / bucket.windowMs) * bucket.windowMs;
 		let w = state.buckets.get(bucketName);
@@ -417,7 +421,7 @@ function createSandbox(options = {}) {
 
 	/** Sliding window: `limit` in any `windowMs`. Seconds until the oldest request leaves it. */
 	function slidingWait(bucketName, bucket) {
-		const now = Date.now();
+		const now = clock.now();
 		let log = state.buckets.get(bucketName);
 		if (!log) state.buckets.set(bucketName, (log = []));
 		while (log.length && log[0] <= now - bucket.windowMs) log.shift();
@@ -507,7 +511,7 @@ function createSandbox(options = {}) {
 		if (config.disabled.includes(feature))
 			return json(503, { msg: `${feature} is not configured on this instance` });
 		const bucketName = ['hooks', 'studio'].includes(feature) ? feature : 'default';
-		const arrivedAt = Date.now();
+		const arrivedAt = clock.now();
 		const limited =
 			config.profile === 'postiz' && bucketName === 'default'
 				? postizThrottled(req.method, route)
@@ -638,7 +642,7 @@ function createSandbox(options = {}) {
 				});
 			state.credits -= format.credits;
 			state.counts.generationsStarted++;
-			const now = Date.now();
+			const now = clock.now();
 			const g = {
 				id: nextId('gen'),
 				status: 'queued',
@@ -689,8 +693,8 @@ function createSandbox(options = {}) {
 		}
 		if (m === 'GET' && (match = /^\/analytics\/post\/([^/]+)$/.exec(route))) {
 			return json(200, [
-				{ label: 'Likes', data: [{ total: 12, date: new Date().toISOString().slice(0, 10) }] },
-				{ label: 'Comments', data: [{ total: 3, date: new Date().toISOString().slice(0, 10) }] },
+				{ label: 'Likes', data: [{ total: 12, date: new Date(clock.now()).toISOString().slice(0, 10) }] },
+				{ label: 'Comments', data: [{ total: 3, date: new Date(clock.now()).toISOString().slice(0, 10) }] },
 			]);
 		}
 		if (m === 'GET' && (match = /^\/analytics\/([^/]+)$/.exec(route))) {
@@ -702,7 +706,7 @@ function createSandbox(options = {}) {
 					label: 'Impressions',
 					data: Array.from({ length: Math.min(days, 31) }, (_, i) => ({
 						total: 100 + i,
-						date: new Date(Date.now() - i * 864e5).toISOString().slice(0, 10),
+						date: new Date(clock.now() - i * 864e5).toISOString().slice(0, 10),
 					})),
 				},
 			]);
@@ -788,7 +792,7 @@ function createSandbox(options = {}) {
 		if (m === 'GET' && (match = /^\/find-slot\/([^/]+)$/.exec(route))) {
 			if (!state.channels.some((c) => c.id === decodeURIComponent(match[1])))
 				return postiz ? json(500, POSTIZ.serverError) : json(404, { msg: 'channel not found' });
-			const next = new Date(Math.ceil((Date.now() + 36e5) / 36e5) * 36e5);
+			const next = new Date(Math.ceil((clock.now() + 36e5) / 36e5) * 36e5);
 			return json(200, { date: postiz ? next.toISOString().slice(0, 19) : next.toISOString() });
 		}
 		if (postiz)
@@ -867,7 +871,7 @@ function createSandbox(options = {}) {
 				tags,
 				shortLink: Boolean(body.shortLink),
 				image: p.value.flatMap((v) => v.image ?? []),
-				createdAt: new Date().toISOString(),
+				createdAt: new Date(clock.now()).toISOString(),
 			};
 			state.posts.push(post);
 			state.counts.postsCreated++;
@@ -929,7 +933,7 @@ function createSandbox(options = {}) {
 			path,
 			mimeType: contentType,
 			size: data.length,
-			createdAt: new Date().toISOString(),
+			createdAt: new Date(clock.now()).toISOString(),
 		};
 		state.media.unshift(media);
 		return media;
@@ -1047,7 +1051,7 @@ function createSandbox(options = {}) {
 		if (path === '/__sandbox/touch' && req.method === 'POST') {
 			const { ids = [] } = JSON.parse((await readBody(req)).toString() || '{}');
 			for (const g of state.generations.filter((x) => ids.includes(x.id))) {
-				g.updatedAt = new Date(Math.max(Date.now(), Date.parse(g.updatedAt) + 1)).toISOString();
+				g.updatedAt = new Date(Math.max(clock.now(), Date.parse(g.updatedAt) + 1)).toISOString();
 				g.note = `changed at ${g.updatedAt}`;
 			}
 			return json(200, { touched: ids.length });
@@ -1057,7 +1061,7 @@ function createSandbox(options = {}) {
 			for (const post of state.posts.filter((p) => ids.includes(p.id))) {
 				if (publishDate) post.publishDate = publishDate;
 				if (content !== undefined) post.content = content;
-				if (status === 'published' || status === 'failed') sendPost(post, Date.now(), status);
+				if (status === 'published' || status === 'failed') sendPost(post, clock.now(), status);
 				else if (status) Object.assign(post, { status, url: null, publishedAt: null, error: null });
 			}
 			return json(200, { changed: ids.length });
