@@ -11,6 +11,7 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	globalSetup: '<rootDir>/test/globalSetup.js',
+	testSequencer: '<rootDir>/test/sequencer.js',
 	globalTeardown: '<rootDir>/test/globalTeardown.js',
 	setupFiles: ['<rootDir>/test/setup.cts'],
 	setupFilesAfterEnv: ['<rootDir>/test/secretLog.cts', '<rootDir>/test/skipWaits.cts'],
