@@ -5,6 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { clockNow, currentClock } from '../helpers/clock.cjs';
 import { sandboxForSuite } from '../helpers/sandbox.cjs';
 import {
 	ACTION_NODE_TYPE,
@@ -49,17 +50,20 @@ async function schedulePost(text: string, channels: string[], dateMs?: number): 
 const control = async (body: IDataObject) =>
 	await fetch(`${suite.url}/__sandbox/posts`, { method: 'POST', body: JSON.stringify(body) });
 
-/** Polls as n8n would until `done` says so, within a generous deadline (a loaded machine). */
+/**
+ * Polls as n8n would, a second apart on the tests' clock (the sandbox's too: its posts go out as
+ * that time passes), until `done` says so, within a generous deadline.
+ */
 async function pollUntil(
 	trigger: ReturnType<typeof activeTrigger>,
 	fired: IDataObject[],
 	done: () => boolean,
 	deadlineMs = 60_000,
 ): Promise<void> {
-	const until = Date.now() + deadlineMs;
-	while (!done() && Date.now() < until) {
+	const until = clockNow() + deadlineMs;
+	while (!done() && clockNow() < until) {
 		fired.push(...((await trigger.poll())?.[0] ?? []).map((item) => item.json));
-		if (!done()) await new Promise((resolve) => setTimeout(resolve, 200));
+		if (!done()) await currentClock().wait(1000);
 	}
 }
 
@@ -76,7 +80,7 @@ describe.each([
 
 	test('posts out before activation do not fire; scheduled ones fire once when they go out or fail, with link or reason', async () => {
 		const [old] = await schedulePost('Out last week', ['ch_x']);
-		await control({ ids: [old], publishDate: new Date(Date.now() - 6 * 86_400_000).toISOString() });
+		await control({ ids: [old], publishDate: new Date(clockNow() - 6 * 86_400_000).toISOString() });
 		const trigger = activeTrigger(
 			triggerWorkflow({ events: ['postPublished', 'postFailed'] }),
 			suite.credentials,
@@ -84,7 +88,7 @@ describe.each([
 		expect(await trigger.poll()).toBeNull(); // the baseline (the old post went out at the first read)
 		expect(suite.sandbox.state.posts.find((post) => post.id === old)?.status).toBe('published');
 
-		const due = Date.now() + 1500;
+		const due = clockNow() + 1500;
 		const [onX, onLinkedIn] = await schedulePost(
 			'Launch day is here',
 			['ch_x', 'ch_linkedin'],
@@ -130,7 +134,7 @@ describe.each([
 		await control({
 			ids: [id],
 			content: 'Edited',
-			publishDate: new Date(Date.now() + 3_600_000).toISOString(),
+			publishDate: new Date(clockNow() + 3_600_000).toISOString(),
 		});
 		for (let poll = 0; poll < 3; poll++)
 			fired.push(...((await trigger.poll())?.[0] ?? []).map((item) => item.json));
