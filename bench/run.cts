@@ -333,6 +333,63 @@ async function squeeze() {
 }
 
 /**
+ * A limit that rises: Score items, 1 and 10 at once, against a token bucket of 20 a second that
+ * another workflow shares for the run's first 20 s (2 a second left; whole-second waits, no
+ * header), then frees. The ideal takes each phase at its rate (the bucket's 20, then 2 a second
+ * for 20 s, then 20 a second); the run must find the new rate within seconds of the rise.
+ */
+async function rise() {
+	for (const n of [300, 2000]) {
+		for (const concurrency of [1, 10]) {
+			const hooks = { limit: 20, squeeze: { fromMs: 0, toMs: 20_000, limit: 2 } };
+			const run = await scoreRun({ buckets: { hooks }, retryAfter: 'whole' }, n, concurrency);
+			const idealSeconds = 20 + Math.max(0, n - 60) / 20;
+			const refusedShare = run.refused / Math.max(1, run.sent);
+			const ratio = run.seconds / idealSeconds;
+			log(
+				`limit rises, ${n} items, ${concurrency} concurrent: ${run.seconds.toFixed(1)} s (ideal ${idealSeconds} s), ${run.failed} failed, ${run.refused} 429s of ${run.sent}`,
+			);
+			rows.push({
+				name: `rise, ${n} Score items, token bucket 20/s shared down to 2/s for the first 20 s, retryAfter whole seconds, ${concurrency} concurrent (${run.seconds.toFixed(1)} s; failed ${run.failed}; 429 ${run.refused} of ${run.sent} sent = ${(refusedShare * 100).toFixed(1)} %)`,
+				value: round(run.seconds, 1),
+				unit: 's',
+				baseline: round(idealSeconds, 1),
+				ratio: round(ratio, 3),
+				goal: '≤ 1.5 × the ideal time, 0 failed',
+				met: ratio <= 1.5 && run.failed === 0,
+			});
+		}
+	}
+}
+
+/**
+ * A short run: 200 Score items, 1 and 10 at once, against a fixed window of 20 a second with
+ * whole-second waits (no header): most workflows send tens or hundreds of items, and the pace
+ * must be found within their few seconds.
+ */
+async function short() {
+	const n = 200;
+	const allowed = 20;
+	for (const concurrency of [1, 10]) {
+		const config = { buckets: { hooks: { limit: 20, windowMs: 1000 } }, retryAfter: 'whole' };
+		const run = await scoreRun(config, n, concurrency);
+		const rate = n / run.seconds;
+		log(
+			`short run, ${concurrency} concurrent: ${rate.toFixed(2)} req/s, ${run.failed} failed, ${run.refused} 429s of ${run.sent}`,
+		);
+		rows.push({
+			name: `short run, ${n} Score items, fixed window 20/s, retryAfter whole seconds, ${concurrency} concurrent (failed ${run.failed}; 429 ${run.refused} of ${run.sent} sent)`,
+			value: round(rate, 2),
+			unit: 'req/s',
+			baseline: allowed,
+			ratio: round(rate / allowed, 3),
+			goal: '≥ 0.85 × allowed, 0 failed',
+			met: rate / allowed >= 0.85 && run.failed === 0,
+		});
+	}
+}
+
+/**
  * Trigger, against the sandbox in each list shape the spec leaves open: state size after 100,000
  * generations (a few of each poll finish one poll late, out of order), and requests per poll
  * when nothing is new.
@@ -1119,6 +1176,8 @@ async function main() {
 		overhead,
 		batch,
 		squeeze,
+		rise,
+		short,
 		trigger,
 		triggerLimits,
 		upload,

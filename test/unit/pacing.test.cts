@@ -206,6 +206,61 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		},
 	);
 
+	/** A token bucket (burst 20) that refills at `low` a second until `riseAtMs`, then at 20. */
+	function rising(riseAtMs: number, low: number, startTokens = 20): Limiter {
+		let tokens = startTokens;
+		let last = 0;
+		return (now) => {
+			const rate = now < riseAtMs ? low : 20;
+			tokens = Math.min(20, tokens + ((now - last) / 1000) * rate);
+			last = now;
+			if (tokens >= 1) {
+				tokens -= 1;
+				return undefined;
+			}
+			return (1 - tokens) / rate;
+		};
+	}
+
+	test.each(
+		[300, 2000].flatMap((items) =>
+			(['fractions', 'whole seconds', 'whole numbers, no header'] as const).flatMap((waits) =>
+				[1, 10].map((concurrency) => [items, waits, concurrency] as const),
+			),
+		),
+	)(
+		'a limit that rises (2/s for 20 s, then 20/s), %i items, retryAfter in %s, %i at once: found within seconds, ≤ 1.5 × the ideal time',
+		(items, waits, concurrency) => {
+			const result = simulate(rising(20_000, 2), waits, concurrency, items);
+			// The bucket's 20, 2 a second for 20 s, then 20 a second.
+			const idealSeconds = 20 + (items - 60) / 20;
+			// eslint-disable-next-line no-console -- the measured time is the point of reading the log
+			console.log(
+				`limit rises, ${items} items, ${waits}, ${concurrency} at once: ${result.seconds.toFixed(1)} s (ideal ${idealSeconds}), 429 ${result.refused} of ${result.sent}`,
+			);
+			expect(result.early).toBe(0);
+			expect(result.seconds / idealSeconds).toBeLessThanOrEqual(1.5);
+			// Header-less waits are read as milliseconds until three 429s in a row show otherwise.
+			expect(result.refused / result.sent).toBeLessThanOrEqual(0.15);
+		},
+	);
+
+	test.each([
+		['at 10 s', 10_000, 2, 20],
+		['at 60 s', 60_000, 2, 20],
+		['from 5/s', 20_000, 5, 20],
+		['with the bucket already drained by the other workflow', 20_000, 2, 0],
+		['from 1/s at 40 s, drained', 40_000, 1, 0],
+	] as const)(
+		'a limit that rises %s (2,000 items, whole-second waits, 10 at once): ≤ 1.3 × the ideal time',
+		(_name, riseAtMs, low, startTokens) => {
+			const result = simulate(rising(riseAtMs, low, startTokens), 'whole seconds', 10, 2000);
+			const idealSeconds = riseAtMs / 1000 + (2000 - startTokens - (low * riseAtMs) / 1000) / 20;
+			expect(result.early).toBe(0);
+			expect(result.seconds / idealSeconds).toBeLessThanOrEqual(1.3);
+		},
+	);
+
 	test('a service that refuses everything for a while does not slow the run to a crawl afterwards', () => {
 		let open = false;
 		const bucket = tokenBucket(20, 20);
