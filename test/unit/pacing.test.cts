@@ -130,6 +130,25 @@ function simulate(
 	return { seconds: now / 1000, sent, refused, early };
 }
 
+/**
+ * A token bucket of burst 20 whose refill rate another workflow's share changes over time (`rateAt`
+ * requests a second at each moment), starting with `startTokens`.
+ */
+function sharedBucket(rateAt: (now: number) => number, startTokens = 20): Limiter {
+	let tokens = startTokens;
+	let last = 0;
+	return (now) => {
+		const rate = rateAt(now);
+		tokens = Math.min(20, tokens + ((now - last) / 1000) * rate);
+		last = now;
+		if (tokens >= 1) {
+			tokens -= 1;
+			return undefined;
+		}
+		return (1 - tokens) / rate;
+	};
+}
+
 /** Limiters that all allow 20 requests a second on average, with bursts from 5 to 100. */
 const limiters: Array<[string, () => Limiter]> = [
 	['token bucket 20/s, burst 20', () => tokenBucket(20, 20)],
@@ -182,18 +201,7 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 	)(
 		'squeezed, then released (a bucket shared from 10 s to 40 s), retryAfter in %s, %i at once: back to the allowed rate within seconds',
 		(waits, concurrency) => {
-			let tokens = 20;
-			let last = 0;
-			const limiter: Limiter = (now) => {
-				const rate = now >= 10_000 && now < 40_000 ? 5 : 20;
-				tokens = Math.min(20, tokens + ((now - last) / 1000) * rate);
-				last = now;
-				if (tokens >= 1) {
-					tokens -= 1;
-					return undefined;
-				}
-				return (1 - tokens) / rate;
-			};
+			const limiter = sharedBucket((now) => (now >= 10_000 && now < 40_000 ? 5 : 20));
 			const result = simulate(limiter, waits, concurrency, 2000);
 			const idealSeconds = 40 + (2000 - 350) / 20;
 			// eslint-disable-next-line no-console -- as above
@@ -207,20 +215,8 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 	);
 
 	/** A token bucket (burst 20) that refills at `low` a second until `riseAtMs`, then at 20. */
-	function rising(riseAtMs: number, low: number, startTokens = 20): Limiter {
-		let tokens = startTokens;
-		let last = 0;
-		return (now) => {
-			const rate = now < riseAtMs ? low : 20;
-			tokens = Math.min(20, tokens + ((now - last) / 1000) * rate);
-			last = now;
-			if (tokens >= 1) {
-				tokens -= 1;
-				return undefined;
-			}
-			return (1 - tokens) / rate;
-		};
-	}
+	const rising = (riseAtMs: number, low: number, startTokens = 20) =>
+		sharedBucket((now) => (now < riseAtMs ? low : 20), startTokens);
 
 	test.each(
 		[300, 2000].flatMap((items) =>
