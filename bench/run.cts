@@ -1143,7 +1143,9 @@ function previousRows(): Row[] {
 	if (!existsSync(file)) return [];
 	const cell = (text: string) =>
 		text === '' ? null : Number.isFinite(Number(text)) ? Number(text) : text;
-	return readFileSync(file, 'utf8')
+	// The table of `npm run bench` only: the sections after it (the trigger soak) are other figures.
+	const text = readFileSync(file, 'utf8');
+	return (text.includes('\n## ') ? text.slice(0, text.indexOf('\n## ')) : text)
 		.split('\n')
 		.filter(
 			(line) =>
