@@ -10,7 +10,6 @@ import nock from 'nock';
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness.cjs';
 import { createSandbox } from '../helpers/sandbox.cjs';
 
-
 const KEY = 'sk_sandbox_demo_key';
 const shapes: Array<[string, IDataObject, (retryAfter: number) => boolean]> = [
 	[

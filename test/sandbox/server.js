@@ -693,8 +693,14 @@ function createSandbox(options = {}) {
 		}
 		if (m === 'GET' && (match = /^\/analytics\/post\/([^/]+)$/.exec(route))) {
 			return json(200, [
-				{ label: 'Likes', data: [{ total: 12, date: new Date(clock.now()).toISOString().slice(0, 10) }] },
-				{ label: 'Comments', data: [{ total: 3, date: new Date(clock.now()).toISOString().slice(0, 10) }] },
+				{
+					label: 'Likes',
+					data: [{ total: 12, date: new Date(clock.now()).toISOString().slice(0, 10) }],
+				},
+				{
+					label: 'Comments',
+					data: [{ total: 3, date: new Date(clock.now()).toISOString().slice(0, 10) }],
+				},
 			]);
 		}
 		if (m === 'GET' && (match = /^\/analytics\/([^/]+)$/.exec(route))) {
