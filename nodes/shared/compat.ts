@@ -33,6 +33,7 @@ export async function abortableWait(ms: number, signal?: AbortSignal): Promise<v
 	}
 }
 
-function abortReason(signal: AbortSignal): Error {
+/** Why a cancelled execution's wait ends: the signal's reason, or a plain one. */
+export function abortReason(signal: AbortSignal): Error {
 	return signal.reason instanceof Error ? signal.reason : new Error('The execution was cancelled');
 }

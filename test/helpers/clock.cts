@@ -1,10 +1,11 @@
 /**
- * The clock of the unit tests: real time, except that a wait is skipped. Time jumps to the end of
+ * The clock of the unit and integration tests (test/skipWaits.cts): real time, except that a wait is skipped. Time jumps to the end of
  * the earliest wait once what is under way has had its turn (a reply, another item's step), so
  * waits end in their order and concurrent ones overlap as they would; work still takes the real
  * time it takes. `now()` is the real time plus all the time skipped, so it never goes back.
  */
 import { currentClock, useClock, type Clock } from '../../nodes/shared/clock';
+import { abortReason } from '../../nodes/shared/compat';
 
 interface Waiting {
 	atMs: number;
@@ -24,7 +25,7 @@ export class SkippingClock implements Clock {
 	}
 
 	async wait(ms: number, signal?: AbortSignal): Promise<void> {
-		if (signal?.aborted) throw cancelled(signal);
+		if (signal?.aborted) throw abortReason(signal);
 		await new Promise<void>((resolve, reject) => {
 			const entry: Waiting = {
 				atMs: this.now() + Math.max(0, ms),
@@ -33,7 +34,7 @@ export class SkippingClock implements Clock {
 			};
 			const onAbort = () => {
 				this.waiting = this.waiting.filter((other) => other !== entry);
-				reject(cancelled(signal!));
+				reject(abortReason(signal!));
 			};
 			entry.done = () => {
 				signal?.removeEventListener('abort', onAbort);
@@ -70,19 +71,9 @@ export class SkippingClock implements Clock {
 	}
 }
 
-function cancelled(signal: AbortSignal): Error {
-	return signal.reason instanceof Error ? signal.reason : new Error('The execution was cancelled');
-}
-
 /** Now, on the clock runs take (in unit tests, the skipping one). */
 export function clockNow(): number {
 	return currentClock().now();
-}
-
-/** How much time runs have skipped in this test file (0 on the real clock). */
-export function skippedMs(): number {
-	const clock = currentClock();
-	return clock instanceof SkippingClock ? clock.skippedMs : 0;
 }
 
 export { currentClock, useClock };

@@ -6,6 +6,7 @@
 import { RequestPacer, type PacerTicket } from '../../nodes/shared/transport/pacing';
 import { RetryAfterUnit, refusalWait } from '../../nodes/shared/transport/rateLimit';
 import { MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/shared/transport';
+import fc from 'fast-check';
 
 type Limiter = (now: number) => number | undefined; // seconds to wait, or undefined when accepted
 /**
@@ -256,6 +257,36 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 			expect(result.seconds / idealSeconds).toBeLessThanOrEqual(1.3);
 		},
 	);
+
+	test('a limit that rises at a random time, from a random rate, with a random run: after the rise, within seconds of the ideal (seeded property test)', () => {
+		const kinds = ['fractions', 'whole seconds', 'whole numbers, no header'] as const;
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 5, max: 90 }),
+				fc.integer({ min: 1, max: 8 }),
+				fc.integer({ min: 0, max: 20 }),
+				fc.integer({ min: 1, max: 10 }),
+				fc.constantFrom(...kinds),
+				fc.integer({ min: 2, max: 40 }),
+				(riseAtS, low, startTokens, concurrency, waits, afterS) => {
+					// Enough items to run `afterS` seconds past the rise at the allowed rate.
+					const before = startTokens + low * riseAtS;
+					const items = before + 20 * afterS;
+					const result = simulate(
+						rising(riseAtS * 1000, low, startTokens),
+						waits,
+						concurrency,
+						items,
+					);
+					expect(result.early).toBe(0);
+					// What follows the rise: the ideal `afterS` at 20/s, plus at most 25 s to find it
+					// (the next try may be up to 20 s away; climbing to 20/s takes a few seconds).
+					expect(result.seconds - riseAtS).toBeLessThanOrEqual(1.5 * afterS + 25);
+				},
+			),
+			{ seed: 40, numRuns: 60 },
+		);
+	});
 
 	test('a service that refuses everything for a while does not slow the run to a crawl afterwards', () => {
 		let open = false;

@@ -28,7 +28,8 @@
  *    If the try holds, the pace doubles each second until a 429; if it fails, the pace and the
  *    ceiling are as before. A failed try costs about one 429's wait; the next try waits at least
  *    5 s, and 3 s for each request that wait holds back at the pace (57 s at 20 a second with
- *    whole-second waits), doubled after each failure: in simulation it costs a steady run at most
+ *    whole-second waits), doubled after each failure up to 20 s (or that first delay, if longer),
+ *    so a rise after a long steady stretch is still found within seconds: in simulation it costs a steady run at most
  *    2.6 % of its time (fractional waits, 10 at once), nothing in a whole-second run under a minute.
  *
  * Every 429 pauses all requests of the run, the refused one included, for the whole wait it asks
@@ -258,8 +259,11 @@ export class RequestPacer {
 			// Settled. A limit that rises (a shared bucket freed) would never be found: now and then
 			// the ceiling is set aside and a faster pace tried (point 4 above).
 			const heldBack = Math.max(0, (this.refusalCostMs / 1000) * this.rate - 1);
-			const delayMs =
-				Math.max(REPROBE_MIN_MS, heldBack * REPROBE_MS_PER_REQUEST) * 2 ** this.reprobeFailures;
+			const firstMs = Math.max(REPROBE_MIN_MS, heldBack * REPROBE_MS_PER_REQUEST);
+			const delayMs = Math.min(
+				firstMs * 2 ** this.reprobeFailures,
+				Math.max(firstMs, REPROBE_MAX_MS),
+			);
 			if (now - this.lastRefusalAt < delayMs) return;
 			this.setAside = this.ceiling;
 			this.ceiling = Infinity;
@@ -321,6 +325,8 @@ const CLIMB_CONFIRM_MS = 1000;
  */
 const REPROBE_MS_PER_REQUEST = 3000;
 const REPROBE_MIN_MS = 5000;
+/** The doubling stops here (a rise comes within seconds of it), or at the first delay if longer. */
+const REPROBE_MAX_MS = 20_000;
 /** Floor and ceiling this close: stop probing. Looser where a 429 is costly. */
 const SETTLED_RATIO = 1.05;
 const SETTLED_RATIO_COSTLY = 1.12;
