@@ -30,10 +30,12 @@ function tokenBucket(perSecond: number, burst: number): Limiter {
 	};
 }
 
-function fixedWindow(limit: number, windowMs: number): Limiter {
+/** `limit` requests per window of `windowMs`; the windows start `phaseMs` into the run's time. */
+function fixedWindow(limit: number, windowMs: number, phaseMs = 0): Limiter {
 	let start = -1;
 	let count = 0;
-	return (now) => {
+	return (at) => {
+		const now = at + windowMs - phaseMs;
 		const current = Math.floor(now / windowMs) * windowMs;
 		if (current !== start) [start, count] = [current, 0];
 		if (count < limit) {
@@ -69,6 +71,7 @@ function simulate(
 	latencyMs = 3,
 ) {
 	const pacer = new RequestPacer();
+	pacer.expectItems(items); // as the router does
 	const unit = new RetryAfterUnit();
 	const events: Array<[number, () => void]> = [];
 	const at = (time: number, run: () => void) => events.push([time, run]);
@@ -115,6 +118,7 @@ function simulate(
 		});
 	};
 	const worker = () => {
+		if (next > 0) pacer.itemDone();
 		if (next < items) {
 			next++;
 			attempt(worker);
@@ -286,6 +290,52 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 			),
 			{ seed: 40, numRuns: 60 },
 		);
+	});
+
+	test.each(
+		(['whole seconds', 'whole numbers, no header'] as const).flatMap((waits) =>
+			[1, 10].flatMap((concurrency) =>
+				[3, 10].map((latency) => [waits, concurrency, latency] as const),
+			),
+		),
+	)(
+		'a short run (200 items, fixed window of 20 a second), retryAfter in %s, %i at once, %i ms latency: ≥ 0.85 × allowed wherever the run starts in the window',
+		(waits, concurrency, latency) => {
+			// The run starts anywhere in a window: every 50 ms of it.
+			const ratios = Array.from({ length: 20 }, (_, i) => {
+				const result = simulate(fixedWindow(20, 1000, i * 50), waits, concurrency, 200, latency);
+				expect(result.early).toBe(0);
+				return 200 / result.seconds / 20;
+			}).sort((a, b) => a - b);
+			// eslint-disable-next-line no-console -- the measured rates are the point of reading the log
+			console.log(
+				`short run, ${waits}, ${concurrency} at once, ${latency} ms: ${ratios[0].toFixed(3)}× allowed at worst, ${ratios[10].toFixed(3)}× median`,
+			);
+			expect(ratios[0]).toBeGreaterThanOrEqual(0.85);
+			expect(ratios[10]).toBeGreaterThanOrEqual(0.9);
+		},
+	);
+
+	test('a faster pace is tried only while what is left of the run could win back a failed try', () => {
+		/** Pace after a burst of 20, a whole-second 429, and 3 s of the first guess holding. */
+		const paceRatio = (items?: number) => {
+			const pacer = new RequestPacer();
+			if (items !== undefined) pacer.expectItems(items);
+			const send = (at: number) => {
+				pacer.accepted();
+				pacer.itemDone();
+				return at;
+			};
+			let now = 0;
+			for (let i = 0; i < 20; i++) now = send(pacer.take(now).at) + 5;
+			pacer.refused(now, 1000, true, pacer.take(now));
+			const guess = pacer.requestsPerSecond;
+			while (now < 4100) now = send(pacer.take(now).at);
+			return pacer.requestsPerSecond / guess;
+		};
+		expect(paceRatio()).toBeCloseTo(1.2, 5); // a run that does not say its size (a trigger's poll)
+		expect(paceRatio(10_000)).toBeCloseTo(1.2, 5); // much left
+		expect(paceRatio(150)).toBe(1); // ~35 left: a 429's whole second could not be won back
 	});
 
 	test('a service that refuses everything for a while does not slow the run to a crawl afterwards', () => {

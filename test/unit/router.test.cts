@@ -4,6 +4,7 @@ import { clockNow } from '../helpers/clock.cjs';
 import { API_PATH, api, NODE, probe, runAction, startGeneration } from '../helpers/fixtures.cjs';
 import { PACKAGE, registerNodeType } from '../helpers/harness.cjs';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
+import { RequestPacer } from '../../nodes/shared/transport/pacing';
 
 const PING = `${API_PATH}/agents/ping`;
 
@@ -28,6 +29,24 @@ describe('per-item loop, pairing and errors', () => {
 		);
 		expect(result.error?.message).toContain('401');
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
+	});
+
+	test('the run tells its pacer how many items it has and when each is through, a failed one too (a faster pace is weighed against what is left)', async () => {
+		const expectItems = jest.spyOn(RequestPacer.prototype, 'expectItems');
+		const itemDone = jest.spyOn(RequestPacer.prototype, 'itemDone');
+		try {
+			api().get(PING).reply(200, { ok: true }).get(PING).reply(402, {}).get(PING).reply(200, {});
+			const result = await runAction(
+				{ resource: 'account', operation: 'checkConnection' },
+				{ items: [{}, {}, {}], onError: 'continueRegularOutput' },
+			);
+			expect(result.output(NODE)).toHaveLength(3);
+			expect(expectItems.mock.calls).toEqual([[3]]);
+			expect(itemDone).toHaveBeenCalledTimes(3);
+		} finally {
+			expectItems.mockRestore();
+			itemDone.mockRestore();
+		}
 	});
 
 	test('continueOnFail (continueRegularOutput): failed items become error items in place', async () => {

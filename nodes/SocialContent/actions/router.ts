@@ -56,6 +56,8 @@ export async function runForEachItem(
 	);
 	// Lives as long as this execution of the node: its items share the connection and the pace.
 	const run = new RunContext(this);
+	// The pacer weighs a faster try against what is left of the run.
+	run.pacer.expectItems(items.length);
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 	let next = 0;
 	let stopped: NodeApiError | NodeOperationError | undefined;
@@ -79,6 +81,8 @@ export async function runForEachItem(
 					return;
 				}
 				outputs[itemIndex] = [{ ...errorItem(error), pairedItem: { item: itemIndex } }];
+			} finally {
+				run.pacer.itemDone();
 			}
 		}
 	};
