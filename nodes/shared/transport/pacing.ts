@@ -19,7 +19,8 @@
  *    a while) is confirmed and the next one probed: higher by a step while no ceiling is known,
  *    else halfway (geometrically) to the lowest pace that drew a 429. Once the two are close, it
  *    settles. Where a 429 costs many requests' worth of waiting (whole seconds), steps are smaller
- *    and it settles sooner: a probe that fails costs more than the last few percent gain.
+ *    (also towards a ceiling far above) and it settles sooner: a probe that fails costs more than
+ *    the last few percent gain.
  * 3. A 429 at the confirmed pace means it was a little too fast, or a burst hid the limit: the
  *    pace drops a little, and more if it happens again. A 429 at a probe returns to the confirmed
  *    pace, or to what was accepted since the pace was set (burst subtracted) where that is higher.
