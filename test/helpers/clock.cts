@@ -1,8 +1,8 @@
 /**
- * The clock of the unit and integration tests (test/skipWaits.cts): real time, except that a wait is skipped. Time jumps to the end of
- * the earliest wait once what is under way has had its turn (a reply, another item's step), so
- * waits end in their order and concurrent ones overlap as they would; work still takes the real
- * time it takes. `now()` is the real time plus all the time skipped, so it never goes back.
+ * The clock of the unit and integration tests (test/skipWaits.cts): real time, except that a wait
+ * is skipped. Time jumps to the end of the earliest wait once what is under way has had its turn
+ * (a reply, another item's step), so waits end in their order and concurrent ones overlap as they
+ * would; work still takes the real time it takes. `now()` is the real time plus all the time skipped, so it never goes back.
  */
 import { currentClock, useClock, type Clock } from '../../nodes/shared/clock';
 import { abortReason } from '../../nodes/shared/compat';

@@ -30,8 +30,9 @@
  *    ceiling are as before. A failed try costs about one 429's wait; the next try waits at least
  *    5 s, and 3 s for each request that wait holds back at the pace (57 s at 20 a second with
  *    whole-second waits), doubled after each failure up to 20 s (or that first delay, if longer),
- *    so a rise after a long steady stretch is still found within seconds: in simulation it costs a steady run at most
- *    2.6 % of its time (fractional waits, 10 at once), nothing in a whole-second run under a minute.
+ *    so a rise after a long steady stretch is still found within seconds: in simulation it costs
+ *    a steady run at most 2.6 % of its time (fractional waits, 10 at once), nothing in a
+ *    whole-second run under a minute.
  * 5. The run says how many items it has (`expectItems`; the action node does, a trigger's poll does
  *    not): a faster pace is tried only while the requests left could save twice what a failed try
  *    costs (a 429's wait), so the last seconds of a run are not spent on one. A guess that fails
@@ -289,11 +290,7 @@ export class RequestPacer {
 			this.reprobeFailures = 0;
 			this.climbing = true;
 		}
-		if (this.climbing) {
-			this.setRate(this.rate * CLIMB_STEP);
-			this.segment.start = now;
-			return;
-		}
+		if (this.climbing) return this.startPace(now, this.rate * CLIMB_STEP);
 		// Squeezed (the limit came down well below a pace that held, a bucket shared for a while):
 		// a while after the last 429 the ceiling is forgotten and the pace climbs back towards the
 		// best one, in case the squeeze is over. A steady limit is never squeezed, so never re-probed.
@@ -302,7 +299,7 @@ export class RequestPacer {
 			const back = Math.min(this.rate * PROBE_STEP, this.bestFloor);
 			if (!this.worthTrying(back)) return;
 			this.ceiling = Infinity;
-			return this.tryPace(now, back);
+			return this.startPace(now, back);
 		}
 		const costly = (this.refusalCostMs / 1000) * this.rate >= COSTLY_REFUSAL_REQUESTS;
 		// Halfway to the ceiling; where a 429 is costly, no more than a small step (a ceiling far
@@ -311,7 +308,7 @@ export class RequestPacer {
 		let next = Number.isFinite(this.ceiling) ? Math.sqrt(this.floor * this.ceiling) : step;
 		if (costly) next = Math.min(next, step);
 		const close = this.ceiling / this.floor < (costly ? SETTLED_RATIO_COSTLY : SETTLED_RATIO);
-		if (!close && this.worthTrying(next)) return this.tryPace(now, next);
+		if (!close && this.worthTrying(next)) return this.startPace(now, next);
 		// Settled: close enough, or too little of the run left to win back a failed try. A limit that
 		// rises (a shared bucket freed) would never be found: now and then the ceiling is set aside
 		// and a faster pace tried (point 4 above).
@@ -324,12 +321,11 @@ export class RequestPacer {
 		if (now - this.lastRefusalAt < delayMs || !this.worthTrying(this.rate * REPROBE_STEP)) return;
 		this.setAside = this.ceiling;
 		this.ceiling = Infinity;
-		this.tryPace(now, this.rate * REPROBE_STEP);
+		this.startPace(now, this.rate * REPROBE_STEP);
 	}
 
-	/** Tries a faster pace from `now`, if what is left of the run can win back a 429's wait. */
-	private tryPace(now: number, pace: number): void {
-		if (!this.worthTrying(pace)) return;
+	/** A new pace from `now`: its confirmation time starts at once, not at its first request. */
+	private startPace(now: number, pace: number): void {
 		this.setRate(pace);
 		this.segment.start = now;
 	}
