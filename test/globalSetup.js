@@ -18,13 +18,13 @@ const { join } = require('node:path');
 /** n8n folders of earlier runs that were stopped before their cleanup (their process is gone). */
 function removeOrphanedN8nFolders() {
 	for (const name of readdirSync(tmpdir())) {
-		if (!/^sc-(n8n|pack)-/.test(name) && !/^legacy-/.test(name)) continue;
+		if (!/^sc-(n8n|pack)-/.test(name)) continue;
 		const folder = join(tmpdir(), name);
 		let owner;
 		try {
 			owner = Number(readFileSync(join(folder, '.owner-pid'), 'utf8'));
 		} catch {
-			// No owner written (older runs, packs, legacy code): old enough to be an orphan.
+			// No owner written (older runs, packs): old enough to be an orphan.
 			try {
 				if (Date.now() - statSync(folder).mtimeMs < 6 * 3600_000) continue;
 			} catch {

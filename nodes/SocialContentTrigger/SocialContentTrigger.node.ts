@@ -12,14 +12,9 @@ import { chosenValues, getChannels, getFormats } from '../shared/loadOptions';
 import { simplifyProperty } from '../shared/simplify';
 import type { PostStatus } from '../shared/shapes';
 import { RunContext } from '../shared/transport';
-import {
-	latestGeneration,
-	pollBudgetMs,
-	pollGenerations,
-	type TriggerOptions,
-} from './pollGenerations';
+import { latestGeneration, pollGenerations, type TriggerOptions } from './pollGenerations';
 import { latestPost, pollPosts, type PostTriggerOptions } from './pollPosts';
-import { triggerKey, type FamilyPoll } from './stateCopies';
+import { isActivationPoll, pollBudgetMs, startPoll, type FamilyPoll } from './pollStore';
 
 export class SocialContentTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -141,21 +136,16 @@ export class SocialContentTrigger implements INodeType {
 			return items.length ? [items] : null;
 		}
 		const activation = isActivationPoll(this);
-		// n8n's classic engine starts a poll at each tick even while the last one still runs: two
-		// polls of one trigger would read the same state and fire the same events.
-		const key = triggerKey(this);
 		const run = new RunContext(this);
-		const running = runningPolls.get(key);
-		if (running !== undefined && run.clock.now() - running < pollBudgetMs(this) + STUCK_POLL_MS) {
+		const endPoll = startPoll(run);
+		if (!endPoll) {
 			this.logger.debug(
 				'Social Content Trigger: the previous poll is still running; this one is skipped',
 			);
 			return null;
 		}
-		const started = run.clock.now();
-		runningPolls.set(key, started);
 		try {
-			run.deadlineMs = started + pollBudgetMs(this);
+			run.deadlineMs = run.clock.now() + pollBudgetMs(this);
 			// Posts first: one read, where generations may spend the rest of the budget downloading
 			// (and carry over what does not fit). Nothing is saved unless every part succeeds.
 			const parts: FamilyPoll[] = [];
@@ -174,7 +164,7 @@ export class SocialContentTrigger implements INodeType {
 			);
 			return null;
 		} finally {
-			if (runningPolls.get(key) === started) runningPolls.delete(key);
+			endPoll();
 		}
 	}
 }
@@ -194,39 +184,6 @@ const EVENT_WORDS: Record<string, string> = {
 	postPublished: 'Post published',
 	postFailed: 'Post failed',
 };
-
-/** Start time of the poll running now, per trigger (workflow and node), in this process. */
-const runningPolls = new Map<string, number>();
-/** A poll still marked running this long past its budget has hung: the next one goes ahead. */
-const STUCK_POLL_MS = 60_000;
-
-/** Poll contexts that have polled (n8n's classic engine keeps one context per activation). */
-const polledContexts = new WeakSet<IPollFunctions>();
-
-/**
- * Whether this is the poll n8n runs while activating the trigger, where a thrown error fails the
- * activation instead of being reported. n8n says so in two ways: its durable scheduler gives each
- * scheduled poll a new context, in activation mode 'update', with a poll budget shorter than the
- * five minutes of other polls (the activation poll has none of its own); the classic engine keeps
- * one context for an activation, whose first poll is the activation poll.
- */
-function isActivationPoll(ctx: IPollFunctions): boolean {
-	const first = !polledContexts.has(ctx);
-	polledContexts.add(ctx);
-	if (!first) return false;
-	const budget =
-		typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
-			? Number(ctx.getPollBudgetMs())
-			: NaN;
-	const scheduledByDurableEngine =
-		ctx.getActivationMode() === 'update' &&
-		Number.isFinite(budget) &&
-		budget < CLASSIC_POLL_BUDGET_MS;
-	return !scheduledByDurableEngine;
-}
-
-/** What n8n-core's PollContext answers when the poll has no budget of its own. */
-const CLASSIC_POLL_BUDGET_MS = 5 * 60_000;
 
 /** The transport's errors are node errors already; anything else becomes one. */
 function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {

@@ -1,53 +1,59 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { finishTimeMs } from '../shared/shapes';
-import { HASH_BYTES, InsertionMemory, SeenMemory, type IdLookup } from './idMemory';
-
-export { SeenMemory };
+import { hashesThatFit, KeyMemory } from './idMemory';
 
 /**
- * What the trigger remembers between polls (node static data, or n8n's durable poll cursor, which
- * is the same object to the node), and how it decides which generations are new. The spec gives a
- * generation only `id`, `status`, `credits` and outputs: no finish time, no order, no paging. So
- * the decision rests on what every list shows:
+ * What the trigger remembers of generations between polls (node static data, or n8n's durable
+ * poll cursor, which is the same object to the node), and how it decides which are new. The spec
+ * gives a generation only `id`, `status`, `credits` and outputs: no finish time, no order, no
+ * paging. So the decision rests on what every list shows, each rule failing safe:
  *
- * 1. Memory (`seen`): a compact hash of every finished id the trigger has read (fired, or old at
- *    the baseline, or passed over by the filters), in the order the list last showed them, the
- *    newest MAX_SEEN. An id in it never fires again, wherever the list puts it, whatever its
- *    fields say (`updatedAt`, outputs moved), unless its finish time says it finished since (4).
+ * 1. Memory (`seen`): a hash of "id|status" of every finished generation read (fired, old at the
+ *    starting point, passed over by the filters), in the order the list last showed them, the
+ *    newest first. A key in it never fires again, wherever the list puts it. A generation read
+ *    failed and later done (run again under its id) is a new key: it fires.
  * 2. Statuses (`pending`): ids seen `queued`/`running`. One seen finished later fires, wherever the
  *    list puts it. One the read did not reach is asked for by id (a few per poll); 404: forgotten.
- * 3. Position: the list is newest first (by creation, completion or update). An unknown finished
- *    id above the lowest known one is new. One below it is old only when known ids fill at least
- *    half of the memory, or of the reading, above it: the memory keeps the newest, so such an id
- *    is past its reach (a deep page), or was out of view (a list cut to its newest entries). Fewer
- *    known ones above it (a generation that finished late or was changed floating to the top)
- *    place nothing: it is new.
- *    A list with no known id at all (every one replaced) is all new.
- * 4. Finish times, where the service gives them, place an id exactly (after the latest finish
- *    seen: new, even if its hash is remembered; well before it: old, even at the top of a list
- *    sorted by update).
+ * 3. Position: the list grows at the top (newest first by creation, completion or update). An
+ *    unknown finished generation above the lowest known one in the reading is new; below it, old:
+ *    past what the memory reaches, or brought into view by a deletion above it (a list cut to its
+ *    newest entries). A read that reaches the end of the list and shows none it knows (everything
+ *    it remembered deleted, or another history) fires nothing from position: the reading becomes
+ *    the memory, and n8n's log says so; unless the list is no shorter than at the last read that
+ *    saw its end: a list cut to its newest entries, through which more new ones than it shows have
+ *    pushed since (they fire).
+ * 4. Finish times, where the service gives them and they are not ahead of n8n's clock, place a
+ *    generation exactly: after the latest seen, new; well before it, old.
  *
- * A reading with no entries (an empty or unrecognisable answer) moves nothing; an answer with no
- * list is never a starting point, and an empty list one that doubts itself (`emptyAtMs`). The state only grows to STATE_MAX_BYTES as JSON: the memory gives way to
- * the other parts from the bottom of the list, so what it keeps is always the newest, and an id
- * below the lowest one it holds is old by position (3). A hash can mistake a new id for a
- * remembered one: 48-bit hashes, MAX_SEEN held, see idMemory.ts for the odds.
+ * A read stops at a page that shows known generations and no unknown finished one: the list grows
+ * at the top, so nothing below it can be new. A read the poll has no time to finish goes on at the
+ * next poll from where it stopped (`scan`), and decides only once it reaches such a page or the end,
+ * so a backlog of any depth drains, oldest first. What is decided new waits in `due` until it is
+ * emitted (or, after MAX_ATTEMPTS polls whose reads of it fail, emitted with an `error`).
+ *
+ * The state stays under STATE_MAX_BYTES as JSON: the memory gives way to the other parts from the
+ * bottom of the list, so what it keeps is always the newest.
  */
 export interface GenerationState {
-	v: 4;
-	/** Writes so far: tells which of two copies of the state is newer (see ActivationRecord). */
+	/** The layout: a later release that changes it reads this to carry the state over. */
+	v: 1;
+	/** Writes so far: tells which of two copies of the state is newer (see stateCopies.ts). */
 	seq: number;
-	/** 48-bit hashes of the finished ids read, newest (top of the list) first, base64. */
+	/** 48-bit hashes of "id|status" of the finished generations read, newest first, base64. */
 	seen: string;
-	/** Ids seen queued or running (or carried over from a poll out of time): each fires when found finished. */
+	/** Ids seen queued or running: each fires when found finished. */
 	pending: string[];
-	/** Finished generations whose details or outputs could not be read yet, retried each poll. */
-	owed: OwedGeneration[];
+	/** Decided new, not emitted yet, oldest first: [id, status, failed tries]. */
+	due: DueGeneration[];
+	/** A read that goes on at the next poll (see ScanState). */
+	scan?: ScanState;
 	/** Latest finish time seen (ms), when the service gives finish times; else null. */
 	finishedUpToMs: number | null;
-	/** Which instance and credential the state was read from (see stateCopies.ts). */
-	source?: string;
+	/** The account the state belongs to (see pollStore.ts). */
+	account?: string;
+	/** How long the list was at the last read that saw its end. */
+	shown?: number;
 	/**
 	 * Set while every read since the starting point showed an empty list (n8n's clock at the first):
 	 * a new account, or a service answering `[]` for a moment. See EMPTY_START_MAX_NEW.
@@ -55,35 +61,45 @@ export interface GenerationState {
 	emptyAtMs?: number;
 }
 
-export interface OwedGeneration {
-	id: string;
-	status: string;
-	/** Polls that have tried and failed so far. */
-	attempts: number;
-	error: string;
-}
+export type DueGeneration = [id: string, status: string, tries: number];
 
+/**
+ * A read cut short by the poll's time: the page to go on from, and what it has read so far in
+ * list order: "status|id" for each finished generation it did not know, KNOWN_RUN for each run of
+ * ones it knew (their positions are all the decision needs).
+ */
+export interface ScanState {
+	page: number;
+	cursor?: string | number;
+	read: string[];
+}
+export const KNOWN_RUN = '*';
+
+export const LAYOUT = 1;
 export const MAX_SEEN = 6000;
 export const MAX_PENDING = 100;
-export const MAX_OWED = 40;
-/** Characters of an error kept for an owed generation. */
-export const MAX_ERROR_LENGTH = 80;
+/** Generations waiting to be emitted, at most: more stay unknown above them and are found again. */
+export const MAX_DUE = 250;
+/** Unknown generations a read cut short keeps: the deepest (oldest), the rest are read again. */
+export const MAX_SCAN_READ = 250;
 /** The whole state as JSON, at most (n8n keeps it with the workflow). */
 export const STATE_MAX_BYTES = 64 * 1024;
 /** Polls a generation's detail read or download may fail before it is emitted with an `error`. */
 export const MAX_ATTEMPTS = 5;
 /**
- * Finish times are a guard, not a rule: an unknown id that finished this long before the newest
- * finish already seen was finished at the last poll too, so it only moved (a list sorted by update).
- * The slack absorbs a service that stamps a finish a moment before the list shows it.
+ * Finish times are a guard, not a rule: an unknown generation that finished this long before the
+ * newest finish already seen was finished at the last poll too, so it only moved. The slack
+ * absorbs a service that stamps a finish a moment before the list shows it.
  */
 export const FINISH_GUARD_SLACK_MS = 60 * 1000;
+/** A finish time further ahead of n8n's clock than this is wrong (a bad record, a skewed clock): ignored. */
+export const FUTURE_FINISH_MARGIN_MS = 5 * 60 * 1000;
 
 /**
- * After a starting point on an empty list, the first read that shows generations: finished ones
- * with a finish time fire when they finished after the empty read (less this slack, for clocks
- * that differ); without one, they fire when there are at most EMPTY_START_MAX_NEW of them (a new
- * account's first generations). More than that is a history an empty answer hid: none fires.
+ * While every read since the starting point showed an empty list, unknown finished generations fire when they
+ * finished after it (less this slack, for clocks that differ); without finish times, when there
+ * are at most EMPTY_START_MAX_NEW of them (a new account's first generations). More than that is
+ * a history an empty answer hid: none fires.
  */
 export const EMPTY_START_SLACK_MS = 15 * 60 * 1000;
 export const EMPTY_START_MAX_NEW = 20;
@@ -93,11 +109,18 @@ export function isPending(generation: IDataObject): boolean {
 	return PENDING_STATUSES.includes(String(generation.status));
 }
 
-/** One poll's reading of the list: the entries in list order. */
+export const keyOf = (id: string, status: string): string => `${id}|${status}`;
+const entryKey = (entry: IDataObject) => keyOf(String(entry.id), String(entry.status));
+
+/** One poll's reading of the list: the entries in list order, and how the read ended. */
 export interface ListReading {
 	entries: IDataObject[];
 	/** The answer was a list with nothing in it (not an answer with no list at all). */
 	emptyList?: boolean;
+	/** The read reached the end of the list (not a stop page, not the poll's time). */
+	reachedEnd?: boolean;
+	/** How many entries the whole list has, when the read saw its last page. */
+	length?: number;
 }
 
 export interface Plan {
@@ -105,200 +128,191 @@ export interface Plan {
 	finished: IDataObject[];
 	/** Pending ids the reading did not show: to be asked for by id. */
 	unseenPending: string[];
-	/** Finished ids of the reading, in list order: what the memory holds after the poll, on top. */
+	/** Keys of the reading's finished generations, in list order: the memory's new top. */
 	listed: string[];
-	/** Pending ids once the reading is taken into account (fired ones are removed by `settle`). */
+	/** Pending ids once the reading is taken into account. */
 	pending: string[];
 	finishedUpToMs: number | null;
-	/** Kept while reads show no generation at all (see GenerationState.emptyAtMs). */
 	emptyAtMs?: number;
+	/** The read reached the end and showed nothing the memory holds: a new starting point. */
+	replaced: boolean;
+	shown?: number;
 }
 
-/** The state at activation: every finished generation read is old; the pending ones are remembered. */
-export function baseline(reading: ListReading, nowMs: number, seq = 0): GenerationState {
+/** A finish time n8n can believe: not ahead of its clock by more than the margin. */
+export function believableFinishMs(entry: IDataObject, nowMs: number): number | undefined {
+	const finishedAt = finishTimeMs(entry);
+	return finishedAt !== undefined && finishedAt <= nowMs + FUTURE_FINISH_MARGIN_MS
+		? finishedAt
+		: undefined;
+}
+
+/** The state at the starting point: every finished generation read is old; pending ones are remembered. */
+export function baseline(reading: ListReading, nowMs: number): GenerationState {
 	const entries = dedupe(reading.entries);
+	const finished = entries.filter((entry) => !isPending(entry));
 	return fit(
 		{
-			v: 4,
-			seq: seq + 1,
+			v: LAYOUT,
+			seq: 1,
 			seen: '',
 			pending: unique(entries.filter(isPending).map((entry) => String(entry.id))).slice(
-				-MAX_PENDING,
+				0,
+				MAX_PENDING,
 			),
-			owed: [],
-			finishedUpToMs: latestFinish(reading, null),
+			due: [],
+			finishedUpToMs: latestFinish(entries, null, nowMs),
 			...(entries.length ? {} : { emptyAtMs: nowMs }),
+			...(reading.length === undefined ? {} : { shown: reading.length }),
 		},
-		SeenMemory.of(finishedIds(entries)),
+		new KeyMemory().withOnTop(finished.map(entryKey)),
 	);
 }
 
-/** The finished ids of a reading, in list order. */
-function finishedIds(entries: IDataObject[]): string[] {
-	return entries.filter((entry) => !isPending(entry)).map((entry) => String(entry.id));
+/** Whether this entry is one the state knows as finished (remembered, or decided and waiting). */
+/** What the decisions need of a memory. */
+export type KeyLookup = Pick<KeyMemory, 'has' | 'size'>;
+
+export function knownTo(seen: KeyLookup, due: Set<string>): (entry: IDataObject) => boolean {
+	return (entry) =>
+		entry.knownRun === true ||
+		(!isPending(entry) && (seen.has(entryKey(entry)) || due.has(String(entry.id))));
 }
 
 /** Which finished generations of this reading are new since the state. */
 export function plan(
 	state: GenerationState,
 	reading: ListReading,
-	seen: IdLookup = new SeenMemory(state.seen),
+	nowMs: number,
+	seen: KeyLookup = new KeyMemory(state.seen),
 ): Plan {
-	const idOf = (entry: IDataObject) => String(entry.id);
-	const owed = new Set(state.owed.map((entry) => entry.id));
+	const due = new Set(state.due.map(([id]) => id));
 	const pending = new Set(state.pending);
 	const entries = dedupe(reading.entries);
-
-	const known = entries.map(
-		(entry) =>
-			!isPending(entry) &&
-			!pending.has(idOf(entry)) &&
-			(seen.has(idOf(entry)) || owed.has(idOf(entry))),
-	);
+	const isKnown = knownTo(seen, due);
+	const known = entries.map(isKnown);
 	const lowestKnown = known.lastIndexOf(true);
-	// Below this many remembered ones, an unknown id is past what the memory reaches, or past what
-	// the list shows (a list cut to its newest entries, where a deletion above brings an old one
-	// into view): old. Fewer above it (one that finished late or was changed floating to the top)
-	// say nothing of its age.
-	const pastMemory = Math.max(1, Math.floor(Math.min(seen.size, entries.length) / 2));
-	let knownAbove = 0;
-	const guardMs =
-		state.finishedUpToMs === null ? null : state.finishedUpToMs - FINISH_GUARD_SLACK_MS;
-	const afterEmpty = firstAfterEmpty(state, entries, seen, owed, pending);
+	const mark = state.finishedUpToMs;
+	const memoryEmpty = seen.size === 0 && due.size === 0;
+	const emptyStart = state.emptyAtMs !== undefined && memoryEmpty;
+	// None of what the memory holds, in a list that did not get shorter: a list cut to its newest
+	// entries that more new ones than it shows have pushed through (they fire); in a list that got
+	// shorter, what the memory held was deleted or replaced (nothing fires).
+	const shrank =
+		state.shown === undefined || reading.length === undefined || reading.length < state.shown;
+	const replaced =
+		!memoryEmpty &&
+		lowestKnown < 0 &&
+		reading.reachedEnd === true &&
+		shrank &&
+		entries.some((entry) => !isPending(entry));
+	const fewNew =
+		entries.filter((entry, index) => !isPending(entry) && !known[index]).length <=
+		EMPTY_START_MAX_NEW;
 
 	const finished: Array<{ entry: IDataObject; index: number }> = [];
 	const stillPending: string[] = [];
 	entries.forEach((entry, index) => {
-		const id = idOf(entry);
-		if (index > 0 && known[index - 1]) knownAbove++;
-		if (isPending(entry)) {
-			stillPending.push(id);
-			return;
-		}
-		if (pending.has(id)) {
-			finished.push({ entry, index });
-			return;
-		}
-		if (owed.has(id)) return;
-		const finishedAt = finishTimeMs(entry);
-		const placedNew =
-			finishedAt !== undefined &&
-			state.finishedUpToMs !== null &&
-			finishedAt > state.finishedUpToMs;
-		// A finish time after every one seen places it, whatever a remembered hash says.
-		if (placedNew) finished.push({ entry, index });
-		else if (afterEmpty) {
-			if (afterEmpty(entry)) finished.push({ entry, index });
-		} else if (seen.has(id)) return;
-		else {
-			const placedOld = finishedAt !== undefined && guardMs !== null && finishedAt < guardMs;
-			const placedAbove = index < lowestKnown || knownAbove < pastMemory;
-			if (!placedOld && placedAbove) finished.push({ entry, index });
-		}
+		const id = String(entry.id);
+		if (isPending(entry)) return void stillPending.push(id);
+		if (due.has(id)) return;
+		const finishedAt = believableFinishMs(entry, nowMs);
+		const isNew = (() => {
+			if (pending.has(id)) return true;
+			// A finish time after every one seen places it, whatever a remembered key says.
+			if (finishedAt !== undefined && mark !== null && finishedAt > mark) return true;
+			if (known[index]) return false;
+			// Seen with the other final status (failed, then run again under its id): a change.
+			if (['done', 'failed'].some((status) => seen.has(keyOf(id, status)))) return true;
+			if (emptyStart)
+				return finishedAt !== undefined
+					? finishedAt >= state.emptyAtMs! - EMPTY_START_SLACK_MS
+					: fewNew;
+			// Nothing finished when the trigger started (only pending ones): all of it is new.
+			if (memoryEmpty) return true;
+			if (finishedAt !== undefined && mark !== null && finishedAt < mark - FINISH_GUARD_SLACK_MS)
+				return false;
+			return lowestKnown < 0 ? !replaced : index < lowestKnown;
+		})();
+		if (isNew) finished.push({ entry, index });
 	});
 
-	const shown = new Set(entries.map(idOf));
+	const shown = new Set(entries.map((entry) => String(entry.id)));
 	const firing = new Set(finished.map((found) => found.entry));
 	const unseenPending = state.pending.filter((id) => !shown.has(id));
+	const listed = entries
+		.filter((entry) => !isPending(entry) && entry.knownRun !== true)
+		.map(entryKey);
 	return {
-		finished: oldestFirst(finished),
+		finished: oldestFirst(finished, nowMs),
 		unseenPending,
-		listed: finishedIds(entries),
-		...(entries.length || state.emptyAtMs === undefined ? {} : { emptyAtMs: state.emptyAtMs }),
+		listed,
+		replaced,
+		shown: reading.length ?? state.shown,
+		...(emptyStart && !entries.length ? { emptyAtMs: state.emptyAtMs } : {}),
 		pending: unique([...unseenPending, ...stillPending]),
-		// Up to what is decided: one that fires later (carried over) must still be after the mark.
+		// Up to what is decided: one that fires later (still due) must still be after the mark.
 		finishedUpToMs: latestFinish(
-			{ entries: entries.filter((entry) => !firing.has(entry)) },
-			state.finishedUpToMs,
+			entries.filter((entry) => !firing.has(entry)),
+			mark,
+			nowMs,
 		),
 	};
 }
 
-/**
- * The first read with generations after a starting point on an empty list: which unknown finished
- * ones fire (see EMPTY_START_MAX_NEW); undefined when that is not this read.
- */
-function firstAfterEmpty(
-	state: GenerationState,
-	entries: IDataObject[],
-	seen: IdLookup,
-	owed: Set<string>,
-	pending: Set<string>,
-): ((entry: IDataObject) => boolean) | undefined {
-	if (state.emptyAtMs === undefined) return undefined;
-	const since = state.emptyAtMs - EMPTY_START_SLACK_MS;
-	const unknown = entries.filter((entry) => {
-		const id = String(entry.id);
-		return !isPending(entry) && !pending.has(id) && !owed.has(id) && !seen.has(id);
-	});
-	const fewEnough = unknown.length <= EMPTY_START_MAX_NEW;
-	return (entry) => {
-		const finishedAt = finishTimeMs(entry);
-		return finishedAt !== undefined ? finishedAt >= since : fewEnough;
-	};
-}
-
-/** The state after a poll: what fired or was passed over is remembered, what is owed or carried is kept. */
+/** The state after a poll: what fired or was passed over is remembered; what is still due is kept. */
 export function settle(
 	state: GenerationState,
-	decided: Pick<Plan, 'listed' | 'pending' | 'finishedUpToMs' | 'emptyAtMs'>,
+	decided: Pick<Plan, 'listed' | 'pending' | 'finishedUpToMs' | 'emptyAtMs' | 'shown'>,
 	outcome: {
+		/** Keys of what fired or was passed over, in the order emitted. */
 		fired: string[];
-		owed: OwedGeneration[];
-		carried: string[];
+		due: DueGeneration[];
+		/** Keys decided new that did not fire and are not due (more than MAX_DUE): kept out of the memory. */
+		open?: string[];
 		resolvedPending: string[];
+		scan?: ScanState;
 		/** Latest finish time of what fired. */
 		firedUpToMs?: number | null;
 	},
-	seen = new SeenMemory(state.seen),
+	seen = new KeyMemory(state.seen),
 ): GenerationState {
-	// What is still to fire stays out of the memory; the rest of the reading goes on top, in list
-	// order, under what fired without being listed (read by id: finished since the list was read).
+	// What is still due stays out of the memory; the rest of the reading goes on top, in list
+	// order, under what fired without being listed (read by id, or decided at an earlier poll).
 	const waiting = new Set([
-		...outcome.carried,
-		...outcome.owed.map((owed) => owed.id),
-		...decided.pending,
+		...outcome.due.map(([id, status]) => keyOf(id, status)),
+		...(outcome.open ?? []),
 	]);
 	const listed = new Set(decided.listed);
-	const fired = new Set(outcome.fired);
 	const known = [
-		...outcome.fired.filter((id) => !listed.has(id)).reverse(),
-		...decided.listed.filter((id) => !waiting.has(id) || fired.has(id)),
+		...outcome.fired.filter((key) => !listed.has(key)).reverse(),
+		...decided.listed.filter((key) => !waiting.has(key)),
 	];
 	const done = new Set([
 		...outcome.resolvedPending,
-		...outcome.fired,
-		...outcome.owed.map((owed) => owed.id),
+		...[...outcome.fired, ...waiting].map((key) => key.slice(0, key.lastIndexOf('|'))),
 	]);
-	// Generations still running first: once out of this list they could be placed nowhere. Carried
-	// ones are unknown and above what fired, with finish times after the mark: the list places them.
-	const pending = unique([...decided.pending.filter((id) => !done.has(id)), ...outcome.carried]);
 	return fit(
 		{
-			v: 4,
+			v: LAYOUT,
 			seq: state.seq + 1,
 			seen: '',
-			pending: pending.slice(0, MAX_PENDING),
-			owed: outcome.owed
-				.slice(0, MAX_OWED)
-				.map((owed) => ({ ...owed, error: owed.error.slice(0, MAX_ERROR_LENGTH) })),
+			pending: decided.pending.filter((id) => !done.has(id)).slice(0, MAX_PENDING),
+			due: outcome.due.slice(0, MAX_DUE),
+			...(outcome.scan ? { scan: outcome.scan } : {}),
 			finishedUpToMs: laterOf(decided.finishedUpToMs, outcome.firedUpToMs ?? null),
-			source: state.source,
-			...(decided.emptyAtMs === undefined ? {} : { emptyAtMs: decided.emptyAtMs }),
+			account: state.account,
+			...(decided.shown === undefined ? {} : { shown: decided.shown }),
+			...(decided.emptyAtMs === undefined || known.length ? {} : { emptyAtMs: decided.emptyAtMs }),
 		},
 		seen.withOnTop(known),
 	);
 }
 
-/**
- * The memory gets what room the other parts leave under STATE_MAX_BYTES (JSON, under the node's
- * key); it gives way from the bottom of the list.
- */
-function fit(state: GenerationState, seen = new SeenMemory(state.seen)): GenerationState {
+/** The memory gets what room the other parts leave under STATE_MAX_BYTES (JSON, under the node's key). */
+function fit(state: GenerationState, seen: KeyMemory): GenerationState {
 	const rest = JSON.stringify({ generations: { ...state, seen: '' } }).length;
-	const room = STATE_MAX_BYTES - rest - 64;
-	// base64 of 6n bytes takes 8n characters.
-	const fits = Math.max(0, Math.floor(room / ((HASH_BYTES / 3) * 4)) - 1);
+	const fits = hashesThatFit(STATE_MAX_BYTES - rest - 64);
 	return { ...state, seen: seen.encode(Math.min(MAX_SEEN, fits)) };
 }
 
@@ -306,13 +320,13 @@ function laterOf(a: number | null, b: number | null): number | null {
 	return a === null ? b : b === null ? a : Math.max(a, b);
 }
 
-function latestFinish(reading: ListReading, finishedUpToMs: number | null): number | null {
-	let mark = finishedUpToMs;
-	for (const entry of reading.entries) {
-		const finishedAt = finishTimeMs(entry);
-		if (finishedAt !== undefined && (mark === null || finishedAt > mark)) mark = finishedAt;
+function latestFinish(entries: IDataObject[], mark: number | null, nowMs: number): number | null {
+	let latest = mark;
+	for (const entry of entries) {
+		const finishedAt = believableFinishMs(entry, nowMs);
+		if (finishedAt !== undefined && (latest === null || finishedAt > latest)) latest = finishedAt;
 	}
-	return mark;
+	return latest;
 }
 
 /** A paged list that shifted while it was read shows some ids twice: the first counts. */
@@ -330,9 +344,12 @@ function unique(ids: string[]): string[] {
 	return [...new Set(ids)];
 }
 
-/** Oldest first: by finish time when every one has it; else by list position, reversed (the list is newest first). */
-function oldestFirst(found: Array<{ entry: IDataObject; index: number }>): IDataObject[] {
-	const timed = found.map((item) => ({ ...item, time: finishTimeMs(item.entry) }));
+/** Oldest first: by finish time when both have one; else by list position, reversed (the list is newest first). */
+function oldestFirst(
+	found: Array<{ entry: IDataObject; index: number }>,
+	nowMs: number,
+): IDataObject[] {
+	const timed = found.map((item) => ({ ...item, time: believableFinishMs(item.entry, nowMs) }));
 	timed.sort((a, b) =>
 		a.time !== undefined && b.time !== undefined && a.time !== b.time
 			? a.time - b.time
@@ -341,114 +358,21 @@ function oldestFirst(found: Array<{ entry: IDataObject; index: number }>): IData
 	return timed.map(({ entry }) => entry);
 }
 
-/** Layout 3: as layout 4, with 32-bit FNV-1a hashes kept in the order they were written. */
-export interface StateV3 extends Omit<GenerationState, 'v'> {
-	v: 3;
+/** The state in static data; anything else (another layout, a broken value) counts as none. */
+export function readState(staticData: IDataObject): GenerationState | undefined {
+	const state = staticData.generations as Partial<GenerationState> | undefined;
+	const valid =
+		state?.v === LAYOUT &&
+		typeof state.seen === 'string' &&
+		Array.isArray(state.pending) &&
+		Array.isArray(state.due);
+	return valid ? (state as GenerationState) : undefined;
 }
 
-/** Layout 2 (0.2.0): the first 50 finished ids, the last 100 fired, pending and owed ids. */
-interface StateV2 {
-	v: 2;
-	head: string[];
-	pending: string[];
-	fired: string[];
-	owed: OwedGeneration[];
-	finishedUpToMs: number | null;
-}
-
-/** Layout 1 (0.1.0): a finish-time high-water mark (from `updatedAt` too) and up to 2,000 seen ids. */
-interface StateV1 {
-	v: 1;
-	highWaterMs: number | null;
-	seen: Record<string, number>;
-	forgottenUpToMs?: number | null;
-}
-const V1_MAX_REMEMBERED = 2000;
-const V1_SLACK_MS = 15 * 60 * 1000;
-
-export type StoredState = GenerationState | StateV3 | StateV2 | StateV1;
-
-/** The state in static data, in any layout; anything unreadable counts as no state. */
-export function readState(staticData: IDataObject): StoredState | undefined {
-	const state = staticData.generations as { v?: unknown } | undefined;
-	if ([4, 3, 2, 1].includes(state?.v as number)) return state as StoredState;
-	return undefined;
+export function isCurrentState(state: unknown): state is GenerationState {
+	return readState({ generations: state as IDataObject }) !== undefined;
 }
 
 export function writeState(staticData: IDataObject, state: GenerationState): void {
 	staticData.generations = state as unknown as IDataObject;
-}
-
-/**
- * Layout 3 carried over: its memory is read as it was written (32-bit hashes) for the first poll,
- * which reads as deep as a baseline, so the new memory is built from that reading, in list order.
- */
-export function fromV3(old: StateV3): { state: GenerationState; seen: IdLookup } {
-	return {
-		state: { ...old, v: 4, seen: '' },
-		seen: new InsertionMemory(old.seen),
-	};
-}
-
-/**
- * Layout 2 carried over: its head and fired ids are the memory, so the first poll decides exactly
- * as layout 2 would have (an unknown id above its head is new), and nothing it fired fires again.
- */
-export function fromV2(old: StateV2): GenerationState {
-	const seen = SeenMemory.of([...old.head, ...[...old.fired].reverse()]);
-	return fit(
-		{
-			v: 4,
-			seq: 1,
-			seen: '',
-			pending: old.pending.slice(-MAX_PENDING),
-			owed: old.owed.slice(0, MAX_OWED),
-			finishedUpToMs: old.finishedUpToMs,
-		},
-		seen,
-	);
-}
-
-/**
- * The first poll after the upgrade from layout 1: fires what layout 1 itself would have fired
- * correctly, and nothing it could have got wrong. Layout 1 knew every id it had seen only while it
- * saw no time at all (it dropped ids older than its mark, `updatedAt` included) and under its cap;
- * otherwise only a real finish time after its mark places a generation.
- */
-export function fromV1(
-	old: StateV1,
-	reading: ListReading,
-	nowMs: number,
-): { finished: IDataObject[]; next: GenerationState } {
-	const exactIds =
-		Object.keys(old.seen).length < V1_MAX_REMEMBERED &&
-		old.forgottenUpToMs == null &&
-		old.highWaterMs === null;
-	// Past its cap, layout 1 forgot the ids it wrote first; the one it wrote last (what it fired
-	// last) is kept. When that one is the topmost id it knows in the list, what sits above it
-	// finished after layout 1's last poll: a forgotten one would sit below it.
-	const keys = Object.keys(old.seen);
-	const lastWritten = keys.length ? keys[keys.length - 1] : undefined;
-	const topKnown = reading.entries.findIndex(
-		(entry) => !isPending(entry) && String(entry.id) in old.seen,
-	);
-	const newAbove =
-		topKnown >= 0 && String(reading.entries[topKnown].id) === lastWritten ? topKnown : -1;
-	const fires = reading.entries.filter((entry, index) => {
-		if (isPending(entry) || String(entry.id) in old.seen) return false;
-		const finishedAt = finishTimeMs(entry);
-		if (finishedAt !== undefined && old.highWaterMs !== null) {
-			if (old.forgottenUpToMs != null && finishedAt <= old.forgottenUpToMs) return false;
-			return finishedAt > old.highWaterMs - V1_SLACK_MS;
-		}
-		return exactIds || index < newAbove;
-	});
-	const next = baseline(
-		{ entries: reading.entries.filter((entry) => !fires.includes(entry)) },
-		nowMs,
-	);
-	return {
-		finished: oldestFirst(fires.map((entry) => ({ entry, index: reading.entries.indexOf(entry) }))),
-		next,
-	};
 }

@@ -3,28 +3,28 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { generationItem, getGeneration } from '../shared/generations';
 import { finishTimeMs, normaliseGeneration } from '../shared/shapes';
 import { simplifyGeneration } from '../shared/simplify';
-import { walkPages } from '../shared/paging';
+import { walkPages, type PagePosition } from '../shared/paging';
 import type { RunContext } from '../shared/transport';
-import { openFamily, triggerKey, type FamilyPoll } from './stateCopies';
-import type { IdLookup } from './idMemory';
+import { openFamily, timeLeft, triesOf, type FamilyPoll } from './pollStore';
+import { KeyMemory } from './idMemory';
 import {
 	baseline,
-	fromV1,
-	fromV2,
-	fromV3,
+	believableFinishMs,
+	isCurrentState,
 	isPending,
+	keyOf,
+	knownTo,
+	KNOWN_RUN,
 	MAX_ATTEMPTS,
-	MAX_ERROR_LENGTH,
-	MAX_OWED,
+	MAX_PENDING,
+	MAX_SCAN_READ,
 	MAX_SEEN,
 	plan,
 	readState,
-	SeenMemory,
 	settle,
 	writeState,
-	type GenerationState,
-	type ListReading,
-	type OwedGeneration,
+	type DueGeneration,
+	type ScanState,
 } from './generationState';
 
 /** One poll's requests: they share the connection, the pace and the time budget. */
@@ -40,25 +40,22 @@ export interface TriggerOptions {
 	simplify: boolean;
 }
 
-/** Entries read for a baseline (and at an upgrade): the memory's worth, as many pages as that takes. */
-const BASELINE_ENTRIES = MAX_SEEN;
 /** Pending generations the list did not show that are asked for by id, per poll. */
 const DETAIL_READS_PER_POLL = 10;
-/**
- * Most time one poll spends (ms): well inside n8n's poll timeout (45 s in the durable engine, which
- * abandons a longer poll and runs it again). What does not fit is carried to the next poll.
- */
-export const POLL_TIME_BUDGET_MS = 20_000;
-/** A generation is not started with less time than this left: it is carried instead. */
+/** A generation is not started with less time than this left: it stays due. */
 const MIN_TIME_PER_GENERATION_MS = 1500;
-/** Hashes of the memory kept in the activation record (see below). */
+/** Share of a poll's time its read may take: the rest emits what is due. */
+const READ_SHARE = 0.5;
+/** An unpaged list is looked at in slices of this many: a quiet poll stops at the first it knows. */
+const SLICE = 100;
+/** Hashes of the memory kept in the activation record (see stateCopies.ts). */
 const RECORD_SEEN = 1000;
 
 /**
- * One poll: read the list, decide what is new (see generationState.ts), emit it oldest first.
- * Nothing in the state moves unless the list was read; a generation whose details or outputs
- * cannot be read is retried on later polls, then emitted with an `error` field. The new state is
- * saved by `commit`, once every part of the poll has succeeded.
+ * One poll: read the list (going on from where the last poll stopped, if it ran out of time),
+ * decide what is new (generationState.ts), emit what is due, oldest first. A generation whose
+ * details or outputs cannot be read stays due for later polls, then comes out with an `error`
+ * field. The new state is saved by `commit`, once every part of the poll has succeeded.
  */
 export async function pollGenerations(
 	run: PollRun,
@@ -71,198 +68,221 @@ export async function pollGenerations(
 		write: writeState,
 		forRecord: (decided) => ({
 			...decided,
-			seen: new SeenMemory(decided.seen).encode(RECORD_SEEN),
+			seen: new KeyMemory(decided.seen).encode(RECORD_SEEN),
 		}),
 	});
 	const state = family.state;
-	let next: GenerationState | undefined;
-	const save = (decided: GenerationState) => (next = decided);
-
 	if (!state) {
-		// First activation: what is already finished is the baseline, not an event. Only a read
-		// that shows a list is one: an answer with no list would make the whole history new at the
-		// next poll (an empty list is a starting point that still doubts itself: see emptyAtMs).
-		const reading = await readGenerations(run, deepEnough());
+		// The starting point: what is already finished is old, not an event. Only a read that shows
+		// a list is one: an answer with no list would make the whole history new at the next poll.
+		let read = 0;
+		const reading = await readGenerations(run, {
+			stopAt: (slice) => (read += slice.length) >= MAX_SEEN,
+			untilMs: run.deadlineMs,
+		});
 		if (!reading.entries.length && !reading.emptyList) {
 			run.n8n.logger.warn(
 				'Social Content Trigger: the answer to the list of generations held no list; the starting point is taken at the next poll that shows one',
 			);
 			return { items: [], commit: family.commitOf(undefined) };
 		}
-		save(baseline(reading, run.clock.now()));
-		return { items: [], commit: family.commitOf(next) };
+		return { items: [], commit: family.commitOf(baseline(reading, run.clock.now())) };
 	}
-	if (state.v === 1) {
-		const upgraded = fromV1(state, await readGenerations(run, deepEnough()), run.clock.now());
-		const due = upgraded.finished.map((generation) => ({ generation, attempts: 0 }));
-		const after = upgraded.next;
-		const items = await emit(
-			run,
-			options,
-			after,
-			{ listed: [], pending: after.pending, finishedUpToMs: after.finishedUpToMs },
-			due,
-			[],
-			save,
+
+	const seen = new KeyMemory(state.seen);
+	const isKnown = knownTo(seen, new Set(state.due.map(([id]) => id)));
+	const reading = await readGenerations(run, {
+		from: state.scan,
+		stopAt: (slice) =>
+			slice.some(isKnown) && slice.every((entry) => isPending(entry) || isKnown(entry)),
+		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
+	});
+	const entries = [...scanEntries(state.scan), ...reading.entries];
+	const pendingRead = entries.filter(isPending).map((entry) => String(entry.id));
+
+	if (reading.next) {
+		// Out of time before a page that decides: the read goes on at the next poll, from there.
+		const scan = { ...reading.next, read: compactScan(entries, isKnown) };
+		run.n8n.logger.info(
+			`Social Content Trigger: the list of generations is deeper than one poll reads; ${scan.read.filter((text) => text !== KNOWN_RUN).length} unknown so far, reading on from page ${scan.page} at the next poll`,
 		);
-		return { items, commit: family.commitOf(next) };
+		const emitted = await emit(run, options, state.due);
+		const decided = {
+			listed: [],
+			pending: [...new Set([...state.pending, ...pendingRead])].slice(0, MAX_PENDING),
+			finishedUpToMs: state.finishedUpToMs,
+			emptyAtMs: state.emptyAtMs,
+			shown: state.shown,
+		};
+		const next = settle(state, decided, { ...emitted, resolvedPending: [], scan }, seen);
+		return { items: emitted.items, commit: family.commitOf(next) };
 	}
-	const upgrading = state.v !== 4;
-	let current: GenerationState;
-	let lookup: IdLookup;
-	let seen: SeenMemory;
-	if (state.v === 3) {
-		({ state: current, seen: lookup } = fromV3(state));
-		seen = new SeenMemory();
-	} else {
-		current = state.v === 2 ? fromV2(state) : state;
-		lookup = seen = new SeenMemory(current.seen);
-	}
-	const owed = new Set(current.owed.map((entry) => entry.id));
-	// Read on until a page shows a finished id already known (with none known, to the end); at an
-	// upgrade, as deep as a baseline, so the new memory is built from the list itself.
-	const knownOn = (page: IDataObject[]) =>
-		page.some(
-			(entry) => !isPending(entry) && (lookup.has(String(entry.id)) || owed.has(String(entry.id))),
+
+	const decided = plan(state, { ...reading, entries }, run.clock.now(), seen);
+	if (decided.replaced)
+		run.n8n.logger.warn(
+			'Social Content Trigger: the list of generations shows none of those the trigger remembers (deleted, or another history): what it shows now is taken as the starting point and does not fire',
 		);
-	const deep = deepEnough();
-	const reading = await readGenerations(run, (page) => (upgrading ? deep(page) : !knownOn(page)));
-	const decided = plan(current, reading, lookup);
-	const firing = new Set(decided.finished.map((entry) => String(entry.id)));
-	// Said only when finished generations were read and none of them fires (a hidden history).
-	if (
-		current.emptyAtMs !== undefined &&
-		decided.listed.length > 0 &&
-		!decided.listed.some((id) => firing.has(id))
-	)
+	if (state.emptyAtMs !== undefined && decided.listed.length > 0 && !decided.finished.length)
 		run.n8n.logger.info(
 			'Social Content Trigger: the list was empty when the trigger started; the generations it shows now are taken as what was there before, and do not fire',
 		);
 	const { finished, resolvedPending, checked } = await askForUnseen(run, decided.unseenPending);
-
-	const listed = new Map(
-		[...decided.finished, ...finished].map((entry) => [String(entry.id), entry]),
-	);
-	const due = [
-		// Owed ones first: they finished before anything new.
-		...current.owed.map((entry) => ({
-			generation: listed.get(entry.id) ?? { id: entry.id, status: entry.status, outputs: [] },
-			attempts: entry.attempts,
-		})),
+	const dueIds = new Set(state.due.map(([id]) => id));
+	const due: DueGeneration[] = [
+		...state.due,
 		...[...decided.finished, ...finished]
-			.filter((entry) => !owed.has(String(entry.id)))
-			.map((generation) => ({ generation, attempts: 0 })),
+			.filter((entry) => !dueIds.has(String(entry.id)))
+			.map((entry): DueGeneration => [String(entry.id), String(entry.status), 0]),
 	];
-	// Pending ids asked for this time go to the back of the line.
+	const listedNow = new Map(
+		[...entries, ...finished].map((entry) => [String(entry.id), entry] as const),
+	);
+	// Pending ids asked for by id this time go to the back of the line.
 	const pending = [
 		...decided.pending.filter((id) => !checked.includes(id)),
 		...decided.pending.filter((id) => checked.includes(id)),
 	];
-	const items = await emit(
-		run,
-		options,
-		current,
-		{ ...decided, pending },
-		due,
-		resolvedPending,
-		save,
-		seen,
-	);
-	return { items, commit: family.commitOf(next) };
+	const emitted = await emit(run, options, due, listedNow);
+	const fired = new Set(emitted.fired);
+	const open = [...decided.finished, ...finished]
+		.map((entry) => keyOf(String(entry.id), String(entry.status)))
+		.filter((key) => !fired.has(key));
+	const next = settle(state, { ...decided, pending }, { ...emitted, open, resolvedPending }, seen);
+	return { items: emitted.items, commit: family.commitOf(next) };
 }
 
-function isCurrentState(state: unknown): state is GenerationState {
-	return (state as GenerationState | undefined)?.v === 4;
+/** The entries a read cut short had read, as the decision sees them (see ScanState). */
+function scanEntries(scan: ScanState | undefined): IDataObject[] {
+	return (scan?.read ?? []).map((text, index) => {
+		if (text === KNOWN_RUN) return { id: `${KNOWN_RUN}${index}`, status: 'done', knownRun: true };
+		const split = text.indexOf('|');
+		return { id: text.slice(split + 1), status: text.slice(0, split) };
+	});
 }
 
-/** Reads on until a baseline's worth of entries has been read. */
-function deepEnough(): (page: IDataObject[]) => boolean {
-	let read = 0;
-	return (page) => (read += page.length) < BASELINE_ENTRIES;
+/** What a read cut short keeps: unknown finished ones (the deepest MAX_SCAN_READ), and where known ones were. */
+function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => boolean): string[] {
+	const read: string[] = [];
+	for (const entry of entries) {
+		if (isPending(entry)) continue;
+		if (entry.knownRun === true || isKnown(entry)) {
+			if (read[read.length - 1] !== KNOWN_RUN) read.push(KNOWN_RUN);
+		} else read.push(`${String(entry.status)}|${String(entry.id)}`);
+	}
+	let over = read.filter((text) => text !== KNOWN_RUN).length - MAX_SCAN_READ;
+	// The newest give way: they sit above the rest, so a later read finds them again.
+	return read.filter((text) => text === KNOWN_RUN || over-- <= 0);
 }
 
-/** The list, newest pages first, while `readOn(page)` says so (and up to `maxPages`, and while the poll has time). */
+interface GenerationReading {
+	entries: IDataObject[];
+	emptyList: boolean;
+	reachedEnd: boolean;
+	/** How many entries the whole list has, when the read saw its last page. */
+	length?: number;
+	/** Where to go on, when the read ran out of time before a page that decides. */
+	next?: PagePosition;
+}
+
+/**
+ * The list, from the top (or from `from`), until a slice `stopAt` says decides, the end, or
+ * `untilMs`. An unpaged list is looked at a slice at a time, so a quiet poll stops early.
+ */
 async function readGenerations(
 	run: PollRun,
-	readOn: (page: IDataObject[]) => boolean,
-	maxPages?: number,
-): Promise<ListReading> {
+	how: { from?: PagePosition; stopAt: (slice: IDataObject[]) => boolean; untilMs?: number },
+): Promise<GenerationReading> {
 	const entries: IDataObject[] = [];
 	let emptyList = false;
-	// No page cap but the poll's time: more new generations than a thousand pages must still be read.
-	const pages = maxPages ?? Infinity;
-	await walkPages(
+	let stopped = false;
+	let outOfTime = false;
+	let length = 0;
+	const { next } = await walkPages(
 		run,
 		'/studio/generations',
-		{ listKeys: ['generations'], maxPages: pages },
+		{ listKeys: ['generations'], maxPages: Infinity, from: how.from },
 		(list) => {
 			if (!entries.length && !list.length) emptyList = true;
-			const page = list
-				.map(normaliseGeneration)
-				.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
-			entries.push(...page);
-			return readOn(page) && timeLeft(run) > MIN_TIME_PER_GENERATION_MS;
+			length += list.length;
+			for (let start = 0; start < list.length && !stopped; start += SLICE) {
+				const slice = list
+					.slice(start, start + SLICE)
+					.map(normaliseGeneration)
+					.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
+				entries.push(...slice);
+				stopped = how.stopAt(slice);
+			}
+			outOfTime = !stopped && how.untilMs !== undefined && run.clock.now() >= how.untilMs;
+			return !stopped && !outOfTime;
 		},
 	);
-	return { entries, emptyList };
+	return {
+		entries,
+		emptyList,
+		reachedEnd: !stopped && next === undefined,
+		...(next === undefined && !how.from ? { length } : {}),
+		...(outOfTime && next ? { next } : {}),
+	};
 }
 
+/**
+ * Emits what is due, oldest first, while the poll has time: an item each (or passed over by the
+ * filters). One whose details or outputs cannot be read stays due with one more try counted.
+ */
 async function emit(
 	run: PollRun,
 	options: TriggerOptions,
-	state: GenerationState,
-	decided: Parameters<typeof settle>[1],
-	due: Array<{ generation: IDataObject; attempts: number }>,
-	resolvedPending: string[],
-	save: (next: GenerationState) => void,
-	seen?: SeenMemory,
-): Promise<INodeExecutionData[]> {
+	due: DueGeneration[],
+	listed = new Map<string, IDataObject>(),
+): Promise<{
+	items: INodeExecutionData[];
+	fired: string[];
+	due: DueGeneration[];
+	firedUpToMs: number | null;
+}> {
 	const items: INodeExecutionData[] = [];
 	const fired: string[] = [];
-	const owed: OwedGeneration[] = [];
-	const carried: string[] = [];
+	const left: DueGeneration[] = [];
 	const tries = triesOf(run.n8n);
-
-	for (const { generation, attempts } of due) {
-		const id = String(generation.id);
+	let firedUpToMs: number | null = null;
+	const fire = (generation: IDataObject, key: string) => {
+		fired.push(key);
+		tries.delete(String(generation.id));
+		const finishedAt = believableFinishMs(generation, run.clock.now());
+		if (finishedAt !== undefined) firedUpToMs = Math.max(firedUpToMs ?? finishedAt, finishedAt);
+	};
+	for (const [id, status, attempts] of due) {
+		const generation = listed.get(id) ?? { id, status, outputs: [] };
+		const key = keyOf(id, status);
+		// Out of time: the rest waits for the next poll, in the same order, untried.
 		if (timeLeft(run) < MIN_TIME_PER_GENERATION_MS) {
-			// Out of time: the rest waits for the next poll, in the same order, untried.
-			if (attempts > 0) owed.push({ id, status: String(generation.status), attempts, error: '' });
-			else carried.push(id);
+			left.push([id, status, attempts]);
 			continue;
 		}
-		if (!matches(options, 'status', generation)) {
-			fired.push(id); // passed over for good: not an event this trigger listens to
+		if (!options.statuses.includes(status)) {
+			fire(generation, key); // passed over for good: not an event this trigger listens to
 			continue;
 		}
 		try {
 			const detailed = await withDetails(run, generation);
-			if (matches(options, 'format', detailed)) {
+			if (!options.formats.length || options.formats.includes(String(detailed.format)))
 				items.push(await generationItem(run.n8n, run, detailed, options));
-			}
-			fired.push(id);
-			tries.delete(id);
+			fire(generation, key);
 		} catch (error) {
+			// Cut off by the poll's budget, not by the generation: not a try.
 			if (timeLeft(run) <= 0) {
-				// Cut off by the poll's budget, not by the generation: not a try.
-				if (attempts > 0) owed.push({ id, status: String(generation.status), attempts, error: '' });
-				else carried.push(id);
+				left.push([id, status, attempts]);
 				continue;
 			}
-			// n8n may not save a poll that emits nothing (the durable scheduler without cursors):
-			// the tries are also counted in this process, so they still add up.
+			// n8n may not save a poll that emits nothing (the durable scheduler without cursors): the
+			// tries are also counted in this process, so they still add up.
 			const made = Math.max(attempts, tries.get(id) ?? 0) + 1;
-			const failure = {
-				id,
-				status: String(generation.status),
-				attempts: made,
-				error: messageOf(error).slice(0, MAX_ERROR_LENGTH),
-			};
-			if (made < MAX_ATTEMPTS && owed.length < MAX_OWED) {
+			if (made < MAX_ATTEMPTS) {
 				run.n8n.logger.warn(
-					`Social Content Trigger: generation ${id} could not be read (try ${made} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${failure.error}`,
+					`Social Content Trigger: generation ${id} could not be read (try ${made} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${messageOf(error)}`,
 				);
-				owed.push(failure);
+				left.push([id, status, made]);
 				tries.set(id, made);
 				continue;
 			}
@@ -270,22 +290,13 @@ async function emit(
 			items.push({
 				json: {
 					...(options.simplify ? simplifyGeneration(generation) : generation),
-					error: `Could not read this generation's ${options.download ? 'details or outputs' : 'details'} after ${made} ${made === 1 ? 'try' : 'tries'}: ${messageOf(error)}`,
+					error: `Could not read this generation's ${options.download ? 'details or outputs' : 'details'} after ${made} tries: ${messageOf(error)}`,
 				},
 			});
-			fired.push(id);
-			tries.delete(id);
+			fire(generation, key);
 		}
 	}
-	const firedIds = new Set(fired);
-	const firedUpToMs = due
-		.filter(({ generation }) => firedIds.has(String(generation.id)))
-		.reduce<number | null>((mark, { generation }) => {
-			const finishedAt = finishTimeMs(generation);
-			return finishedAt === undefined || (mark !== null && mark >= finishedAt) ? mark : finishedAt;
-		}, null);
-	save(settle(state, decided, { fired, owed, carried, resolvedPending, firedUpToMs }, seen));
-	return items;
+	return { items, fired, due: left, firedUpToMs };
 }
 
 /**
@@ -336,61 +347,17 @@ export async function latestGeneration(
 	run: PollRun,
 	options: TriggerOptions,
 ): Promise<INodeExecutionData | undefined> {
-	const { entries } = await readGenerations(run, () => false, 1);
-	const matching = entries.filter((entry) => matches(options, 'status', entry));
+	const { entries } = await readGenerations(run, { stopAt: () => false, untilMs: run.clock.now() });
+	const matching = entries.filter((entry) => options.statuses.includes(String(entry.status)));
 	const latestFirst = matching.every((entry) => finishTimeMs(entry) !== undefined)
 		? [...matching].sort((a, b) => (finishTimeMs(b) ?? 0) - (finishTimeMs(a) ?? 0))
 		: matching;
 	for (const generation of latestFirst) {
 		const detailed = await withDetails(run, generation);
-		if (matches(options, 'format', detailed)) {
+		if (!options.formats.length || options.formats.includes(String(detailed.format)))
 			return await generationItem(run.n8n, run, detailed, options);
-		}
 	}
 	return undefined;
-}
-
-/**
- * The trigger's filters, one at a time: the status is known from the list, the format only once
- * the generation is read in full (a list entry may not carry it). No format chosen: any format.
- */
-function matches(
-	options: TriggerOptions,
-	filter: 'status' | 'format',
-	generation: IDataObject,
-): boolean {
-	if (filter === 'status') return options.statuses.includes(String(generation.status));
-	return !options.formats.length || options.formats.includes(String(generation.format));
-}
-
-/** The poll's budget: ours, or less when n8n gives the poll less (its durable engine says how much). */
-export function pollBudgetMs(ctx: IPollFunctions): number {
-	const given =
-		typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
-			? Number(ctx.getPollBudgetMs())
-			: NaN;
-	return Number.isFinite(given) && given > 0
-		? Math.min(POLL_TIME_BUDGET_MS, given * 0.8)
-		: POLL_TIME_BUDGET_MS;
-}
-
-function timeLeft(run: PollRun): number {
-	return (run.deadlineMs ?? Infinity) - run.clock.now();
-}
-
-/**
- * Failed tries per generation, per trigger, in this process: a floor under the state's count, for
- * the engine that does not save a poll that emits nothing. Lost at a restart (then counted anew).
- */
-const triesByTrigger = new Map<string, Map<string, number>>();
-
-function triesOf(ctx: IPollFunctions): Map<string, number> {
-	const key = triggerKey(ctx);
-	let tries = triesByTrigger.get(key);
-	if (!tries) triesByTrigger.set(key, (tries = new Map()));
-	// Bounded: only generations still owed matter.
-	if (tries.size > MAX_OWED * 4) tries.clear();
-	return tries;
 }
 
 function messageOf(error: unknown): string {

@@ -4,7 +4,7 @@ import { fetchChannels } from '../shared/channels';
 import { channelOfPost, listPosts } from '../shared/posts';
 import { normalisePost, type Channel, type PostRecord, type PostStatus } from '../shared/shapes';
 import type { RunContext } from '../shared/transport';
-import { openFamily, type FamilyPoll } from './stateCopies';
+import { openFamily, type FamilyPoll } from './pollStore';
 import {
 	baselinePosts,
 	decidePosts,

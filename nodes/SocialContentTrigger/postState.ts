@@ -1,16 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PostRecord } from '../shared/shapes';
-import { InsertionMemory } from './idMemory';
+import { KeyMemory } from './idMemory';
 
 /**
  * What the trigger remembers of posts between polls, and how it decides which posts went out or
  * failed since. GET /posts lists a date range, in no stated order, with no paging; a post's date
  * is when it is due, not when it went out. So the decision rests on what each read shows:
  *
- * 1. Outcomes (`final`): a hash of "id|published" or "id|failed" for every post read with that
- *    outcome (fired, passed over by the filters, or already so at activation). One held never
- *    fires again, whatever else changes: its text, its date, the list it turns up in.
+ * 1. Outcomes (`final`): "id|published" for every post read published, "id|failed|due date" (and
+ *    "id|failed") for every failure (fired, passed over by the filters, or already so at
+ *    activation). A publication held never fires again, whatever else changes: its text, its date,
+ *    its link. A failure at a new date (a post queued again that fails again) is judged by rules 2
+ *    and 3, so a failed post only moved to an old date does not fire. The one change no read can
+ *    see: a post that fails again at the same due date with no read between that shows it waiting.
  * 2. Waiting posts (`waiting`): ids read queued, scheduled or as drafts. One read later with an
  *    outcome fires, however late it went out; so does one read before with the other outcome
  *    (failed, then retried and published between two reads). One read waiting again (rescheduled after a
@@ -24,20 +27,21 @@ import { InsertionMemory } from './idMemory';
  */
 export interface PostEventState {
 	v: 1;
-	/** Writes so far: tells which of two copies is newer (see activationRecord.ts). */
+	/** Writes so far: tells which of two copies is newer (see pollStore.ts). */
 	seq: number;
-	/** Hashes of "id|outcome" read, oldest first, base64. */
+	/** Hashes of outcomes and occurrences read, newest first, base64. */
 	final: string;
-	/** Hashes of ids read waiting, oldest first, base64. */
+	/** Hashes of ids read waiting, newest first, base64. */
 	waiting: string;
 	/** n8n's clock (ms) at the last read that showed posts. */
 	readAtMs: number;
-	/** Which instance and credential the state was read from (see stateCopies.ts). */
-	source?: string;
+	/** The account the state belongs to (see stateCopies.ts). */
+	account?: string;
 }
 
-export const MAX_FINAL = 4000;
-export const MAX_WAITING = 1500;
+/** Outcomes held (a failed one takes two keys). */
+export const MAX_FINAL = 3000;
+export const MAX_WAITING = 1000;
 /** A post due this long before the last read, unknown, and sent: moved there, not new. */
 export const LATE_GRACE_MS = 15 * 60_000;
 /** Dates read each poll: from this long before the last read (a post that goes out late stays in view)… */
@@ -46,8 +50,6 @@ export const LOOKBACK_MS = 7 * 86_400_000;
 export const MAX_LOOKBACK_MS = 90 * 86_400_000;
 /** …to this far ahead (a service clock ahead of n8n's; posts due soon are known waiting early). */
 export const LOOKAHEAD_MS = 86_400_000;
-
-const OUTCOMES = ['published', 'failed'] as const;
 
 /** The range of dates a poll reads. At activation, as far back as allowed: the more outcomes held, the fewer a move can fake. */
 export function postWindow(
@@ -75,24 +77,28 @@ export function decidePosts(
 	readAtMs: number,
 	fires = true,
 ): { fired: PostRecord[]; next: PostEventState } {
-	const final = new InsertionMemory(state.final);
-	const waiting = new InsertionMemory(state.waiting);
+	const final = new KeyMemory(state.final);
+	const waiting = new KeyMemory(state.waiting);
 	const dueSinceMs = state.readAtMs - LATE_GRACE_MS;
 	const fired: PostRecord[] = [];
 	// Oldest first, so when the memory is full what gives way is the oldest, never a recent post.
 	for (const post of oldestFirst(onePerId(posts))) {
+		const date = post.date?.toISOString() ?? '';
 		if (post.status === 'waiting') {
-			for (const outcome of OUTCOMES) final.delete(`${post.id}|${outcome}`);
+			// Queued again: its next outcome, at this date or another, is a new event.
+			for (const key of [`${post.id}|published`, `${post.id}|failed`, `${post.id}|failed|${date}`])
+				final.delete(key);
 			waiting.add(post.id);
 			continue;
 		}
 		if (post.status !== 'published' && post.status !== 'failed') continue; // no state given: nothing to tell
-		const key = `${post.id}|${post.status}`;
-		if (final.has(key)) continue;
-		// Read with the other outcome before (failed, then retried and published): a new outcome.
-		const changed = OUTCOMES.some(
-			(outcome) => outcome !== post.status && final.has(`${post.id}|${outcome}`),
-		);
+		// A publication is one event whatever its date and link (a link filled in later, a post moved);
+		// a failure is one per date, since a post queued again fails again at its new date.
+		const occurrence =
+			post.status === 'published' ? `${post.id}|published` : `${post.id}|failed|${date}`;
+		if (final.has(occurrence)) continue;
+		// Read failed before (then retried and published between two reads): a new outcome.
+		const changed = post.status === 'published' && final.has(`${post.id}|failed`);
 		if (
 			fires &&
 			(waiting.has(post.id) ||
@@ -100,7 +106,9 @@ export function decidePosts(
 				(post.date !== undefined && post.date.getTime() >= dueSinceMs))
 		)
 			fired.push(post);
-		final.add(key);
+		final.add(occurrence);
+		if (post.status === 'failed') final.add(`${post.id}|failed`);
+		waiting.delete(post.id);
 	}
 	const next: PostEventState = {
 		v: 1,

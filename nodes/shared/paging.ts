@@ -29,13 +29,20 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 /** Most pages read for one list, so a server that never says "last page" cannot loop us forever. */
 const MAX_PAGES = 1000;
 
+/** Where a paged read stopped: the page after the last one read, by number and cursor. */
+export interface PagePosition {
+	page: number;
+	cursor?: string | number;
+}
+
 /**
  * Reads a list that may or may not be paged. The spec does not say: a plain array is one page;
  * an object wrapping the list is followed while it reports more, by the cursor it gives
  * (`nextCursor`/`cursor`, sent back as `cursor`) or else page by page (`page` query; `pages`/
  * `totalPages` above the current one, or `hasMore`/`nextPage`). A page equal to the one before
  * (a service that ignores the page parameter) ends the list instead of repeating it. Each page
- * goes to `visit`, which returns whether to read on.
+ * goes to `visit`, which returns whether to read on. `from` starts at a position an earlier read
+ * stopped at; the answer says where the next page is, when there is one.
  */
 export async function walkPages(
 	run: RunContext,
@@ -46,13 +53,15 @@ export async function walkPages(
 		itemIndex?: number;
 		maxPages?: number;
 		missingRoute?: MissingRoute;
+		from?: PagePosition;
 	},
 	visit: (list: unknown[]) => boolean,
-): Promise<void> {
+): Promise<{ next?: PagePosition }> {
 	const maxPages = options.maxPages ?? MAX_PAGES;
-	let qs = options.qs;
+	const first = options.from?.page ?? 1;
+	let qs = positionQuery(options.qs, options.from);
 	let previous: string | undefined;
-	for (let page = 1; page <= maxPages; page++) {
+	for (let page = first; page < first + maxPages; page++) {
 		const response = await apiRequest(
 			run,
 			{ method: 'GET', path, qs, missingRoute: options.missingRoute },
@@ -60,13 +69,24 @@ export async function walkPages(
 		);
 		const list = unwrapList(response, options.listKeys) ?? [response];
 		const seen = JSON.stringify(list);
-		if (seen === previous) return;
+		if (seen === previous) return {};
 		previous = seen;
 		const cursor = nextCursor(response);
 		const more = (cursor !== undefined || hasMorePages(response, page)) && list.length > 0;
-		if (!visit(list) || !more) return;
-		qs = cursor !== undefined ? { ...options.qs, cursor } : { ...options.qs, page: page + 1 };
+		const next = more ? { page: page + 1, ...(cursor !== undefined ? { cursor } : {}) } : undefined;
+		if (!visit(list) || !next) return { next };
+		qs = positionQuery(options.qs, next);
 	}
+	return {};
+}
+
+/** The query of a page: its cursor when the service gave one, else its number (none for the first). */
+function positionQuery(
+	qs: IDataObject | undefined,
+	at: PagePosition | undefined,
+): IDataObject | undefined {
+	if (!at || (at.page <= 1 && at.cursor === undefined)) return qs;
+	return at.cursor !== undefined ? { ...qs, cursor: at.cursor } : { ...qs, page: at.page };
 }
 
 /** A list operation's results, as far as its Return All / Limit ask. */

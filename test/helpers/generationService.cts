@@ -3,7 +3,7 @@ import nock from 'nock';
 import { Readable } from 'node:stream';
 
 import { clockNow, currentClock } from './clock.cjs';
-import { API_PATH, APP_URL, api } from './fixtures.cjs';
+import { API_PATH, APP_URL, api, servePing } from './fixtures.cjs';
 
 export const GENERATIONS_PATH = `${API_PATH}/studio/generations`;
 
@@ -183,6 +183,7 @@ export class GenerationService {
 
 	/** nock interceptors for the list, reads by id and output files. */
 	serve(): void {
+		servePing();
 		api()
 			.get(GENERATIONS_PATH)
 			.query(true)

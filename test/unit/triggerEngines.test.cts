@@ -7,15 +7,10 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import nock from 'nock';
 
 import { READ_RETRY_DELAYS_MS } from '../../nodes/shared/transport';
-import {
-	MAX_ATTEMPTS,
-	readState,
-	type GenerationState,
-} from '../../nodes/SocialContentTrigger/generationState';
+import { MAX_ATTEMPTS } from '../../nodes/SocialContentTrigger/generationState';
 import { clockNow } from '../helpers/clock.cjs';
-import { apiKeyCredentials } from '../helpers/fixtures.cjs';
+import { apiKeyCredentials, pingAnswer, servePing } from '../helpers/fixtures.cjs';
 import { GenerationService, type ListShape } from '../helpers/generationService.cjs';
-import { loadAtCommit } from '../helpers/legacyCode.cjs';
 import { ENGINES, SimulatedN8n, type Engine } from '../helpers/pollEngines.cjs';
 
 const READ_TRIES = READ_RETRY_DELAYS_MS.length + 1;
@@ -72,7 +67,11 @@ function expectExactlyOnce(name: string, totals: ReturnType<Tally['totals']>): v
 	});
 }
 
-beforeEach(() => nock.cleanAll());
+beforeEach(() => {
+	nock.cleanAll();
+	pingAnswer.organization = 'org_1';
+	servePing();
+});
 
 const SHAPES: Array<[string, ListShape]> = [
 	['no timestamps, creation order', NO_TIMESTAMPS],
@@ -244,70 +243,4 @@ describe('Social Content Trigger: a poll stays inside its time budget', () => {
 		expect(clockNow() - started).toBeLessThan(5000);
 		expect(n8n.pollErrors[0]?.message).toMatch(/rate/i);
 	});
-});
-
-describe("Social Content Trigger: upgrade from layout 2, built by layout 2's own code", () => {
-	/** Layout 2's module as release 0.2.0 shipped it (the commit before layout 3). */
-	interface LayoutTwo {
-		baseline(reading: { entries: IDataObject[] }): IDataObject;
-		plan(
-			state: IDataObject,
-			reading: { entries: IDataObject[] },
-		): { next: IDataObject; finished: IDataObject[] };
-		settle(
-			state: IDataObject,
-			outcome: { fired: string[]; owed: IDataObject[]; resolvedPending: string[] },
-		): IDataObject;
-	}
-	const v2 = loadAtCommit<LayoutTwo>('1e76b8b', 'nodes/SocialContentTrigger/generationState.ts');
-
-	/** Polls as release 0.2.0 did (its plan and settle), firing what it decided. */
-	function v2Poll(
-		state: IDataObject,
-		service: GenerationService,
-	): { state: IDataObject; fired: string[] } {
-		const entries = service
-			.listed()
-			.map((generation) => ({ id: generation.id, status: generation.status }) as IDataObject);
-		const decided = v2.plan(state, { entries });
-		const fired = decided.finished.map((entry) => String(entry.id));
-		return { state: v2.settle(decided.next, { fired, owed: [], resolvedPending: [] }), fired };
-	}
-
-	test.each(SHAPES)(
-		'%s: nothing layout 2 fired fires again; what finished since, and what it knew pending, fire once',
-		async (_name, shape) => {
-			const p = `upgrade_${shape.order}_${shape.timestamps}_`;
-			const service = new GenerationService(shape);
-			service.serve();
-			service.createDoneMany(`${p}old_`, 200);
-			service.create(`${p}slow`);
-			let old = v2.baseline({
-				entries: service
-					.listed()
-					.map((generation) => ({ id: generation.id, status: generation.status }) as IDataObject),
-			});
-			service.startCounting();
-			const tally = new Tally();
-			for (const id of ['a', 'b', 'c']) {
-				service.createDone(`${p}${id}`);
-				const polled = v2Poll(old, service);
-				old = polled.state;
-				for (const fired of polled.fired) tally.times.set(fired, (tally.times.get(fired) ?? 0) + 1);
-			}
-			// The release with layout 3 starts from layout 2's saved state (n8n restarts with it).
-			const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
-			n8n.saved = { 'node:Trigger': { generations: old } };
-			service.touch(`${p}b`);
-			service.finish(`${p}slow`);
-			service.createDone(`${p}d`);
-			tally.add(await n8n.activate('init'));
-			expect((readState(n8n.saved['node:Trigger'] as IDataObject) as GenerationState).v).toBe(4);
-			// From then on, old ones layout 2 never remembered (deep in the list) are known too.
-			service.touch(`${p}old_5`);
-			service.touch(`${p}a`);
-			for (let poll = 0; poll < 3; poll++) tally.add(await n8n.poll());
-			expectExactlyOnce(`upgrade from layout 2, ${_name}`, tally.totals(service));
-		},
-	);
 });

@@ -17,7 +17,7 @@ import {
 } from '../../nodes/SocialContentTrigger/postState';
 import { readPost } from '../../nodes/shared/shapes';
 import { clockNow } from '../helpers/clock.cjs';
-import { apiKeyCredentials } from '../helpers/fixtures.cjs';
+import { apiKeyCredentials, pingAnswer, servePing } from '../helpers/fixtures.cjs';
 import { activeTrigger, poll, triggerWorkflow } from '../helpers/harness.cjs';
 import { ENGINES, SimulatedN8n, type Engine } from '../helpers/pollEngines.cjs';
 import { PostService, type PostShape } from '../helpers/postService.cjs';
@@ -90,7 +90,11 @@ const outcomes = (service: PostService, extra: string[] = []) => {
 	return due;
 };
 
-beforeEach(() => nock.cleanAll());
+beforeEach(() => {
+	nock.cleanAll();
+	pingAnswer.organization = 'org_1';
+	servePing();
+});
 
 describe.each(ENGINES)("Post events in n8n's %s poll engine", (engine: Engine) => {
 	test.each(SHAPES)(

@@ -13,12 +13,10 @@ import {
 	baseline,
 	EMPTY_START_MAX_NEW,
 	MAX_PENDING,
-	readState,
 	type GenerationState,
 } from '../../nodes/SocialContentTrigger/generationState';
-import { InsertionMemory } from '../../nodes/SocialContentTrigger/idMemory';
 import { clockNow } from '../helpers/clock.cjs';
-import { apiKeyCredentials } from '../helpers/fixtures.cjs';
+import { apiKeyCredentials, pingAnswer, servePing } from '../helpers/fixtures.cjs';
 import {
 	GENERATIONS_PATH,
 	GenerationService,
@@ -31,7 +29,11 @@ const ids = (...results: PollResult[]) =>
 	results.flatMap((result) => (result?.[0] ?? []).map((item) => String(item.json.id)));
 const NO_TIMESTAMPS: ListShape = { timestamps: 'none', order: 'creation' };
 
-beforeEach(() => nock.cleanAll());
+beforeEach(() => {
+	nock.cleanAll();
+	pingAnswer.organization = 'org_1';
+	servePing();
+});
 
 /** Polls `count` times and returns every id fired. */
 async function quietPolls(n8n: SimulatedN8n, count: number): Promise<string[]> {
@@ -146,10 +148,10 @@ test('the credential changes to another account: a new starting point, none of i
 	other.createDoneMany('b_', 200);
 	const saved = n8n.saved as { 'node:Trigger': IDataObject };
 	expect(saved['node:Trigger']).toBeDefined();
-	n8n.credentialId = 'other-account';
+	pingAnswer.organization = 'org_other';
 	expect(await quietPolls(n8n, 3)).toEqual([]);
 	expect(info.mock.calls.map(([message]) => String(message)).join('\n')).toMatch(
-		/instance or credential changed; a new starting point is taken/,
+		/another account \(or another instance\); a new starting point is taken/,
 	);
 	other.createDone('b_new');
 	expect(await quietPolls(n8n, 2)).toEqual(['b_new']);
@@ -175,6 +177,7 @@ describe('what decides, given a remembered hash', () => {
 					{ id: 'seed', status: 'done', finishedAt: new Date(t).toISOString() },
 				],
 			},
+			clockNow(),
 			everything,
 		);
 		expect(decided.finished.map((entry) => entry.id)).toEqual(['new']);
@@ -189,56 +192,11 @@ describe('what decides, given a remembered hash', () => {
 					{ id: 'seed', status: 'done' },
 				],
 			},
+			clockNow(),
 			everything,
 		);
 		expect(decided.finished).toEqual([]);
 	});
-});
-
-describe('upgrade from layout 3 (32-bit hashes in the order written)', () => {
-	const SHAPES: Array<[string, ListShape]> = [
-		['no timestamps, creation order', NO_TIMESTAMPS],
-		[
-			'finish times, completion order, paged 10',
-			{ timestamps: 'finish', order: 'completion', pageSize: 10 },
-		],
-		['no timestamps, update order', { timestamps: 'none', order: 'update' }],
-	];
-	test.each(SHAPES)(
-		'%s: what layout 3 knew never fires; what finished since fires once',
-		async (_name, shape) => {
-			const service = new GenerationService(shape);
-			service.serve();
-			service.createDoneMany('old_', 307);
-			service.create('slow');
-			// Layout 3's baseline: every finished id read, in list order, as 32-bit FNV-1a hashes.
-			const memory = new InsertionMemory();
-			for (const generation of service.listed())
-				if (generation.status === 'done') memory.add(generation.id);
-			const v3 = {
-				v: 3,
-				seq: 4,
-				seen: memory.encode(10_000),
-				pending: ['slow'],
-				owed: [],
-				finishedUpToMs: null,
-			};
-			service.finish('slow');
-			service.createDone('since');
-			service.touch('old_3');
-			const n8n = new SimulatedN8n('classic', { events: ['done'] }, apiKeyCredentials);
-			n8n.saved = { 'node:Trigger': { generations: v3 } };
-			const fired = ids(await n8n.activate('init'));
-			expect(fired.sort()).toEqual(['since', 'slow']);
-			expect(
-				(readState(n8n.saved['node:Trigger'] as IDataObject) as GenerationState | undefined)?.v,
-			).toBe(4);
-			service.touch('old_100');
-			expect(await quietPolls(n8n, 3)).toEqual([]);
-			service.createDone('later');
-			expect(await quietPolls(n8n, 2)).toEqual(['later']);
-		},
-	);
 });
 
 describe('a poll ends within its budget whatever the files do', () => {

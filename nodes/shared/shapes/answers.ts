@@ -58,3 +58,19 @@ export function mediaFileName(file: IDataObject): string {
 export function mediaFileTime(file: IDataObject): unknown {
 	return file.createdAt ?? file.updatedAt;
 }
+
+/**
+ * GET /agents/ping's `organization`, as one text that names the account. The spec: "Types of
+ * these fields: not shown." A text or number is the name itself; a record is named by its `id`
+ * (else `name`, else the whole record); anything else (absent, empty) is undefined.
+ */
+export function readOrganization(answer: unknown): string | undefined {
+	const organization = (asRecord(answer, 'ok') as IDataObject).organization;
+	if (typeof organization === 'string') return organization || undefined;
+	if (typeof organization === 'number') return String(organization);
+	if (!organization || typeof organization !== 'object') return undefined;
+	const record = organization as IDataObject;
+	const name = record.id ?? record.name;
+	if (typeof name === 'string' || typeof name === 'number') return String(name) || undefined;
+	return JSON.stringify(organization);
+}

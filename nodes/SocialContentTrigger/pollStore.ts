@@ -1,0 +1,287 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { readOrganization } from '../shared/shapes';
+import { credentialTypeOf, type Authentication } from '../shared/transport/connection';
+import { apiRequest, type RunContext } from '../shared/transport';
+import { textHash } from './idMemory';
+
+/**
+ * What a poll keeps beyond its own run, for both event families: where their state is saved, the
+ * account it belongs to, the poll's time budget, and what this n8n process holds between polls.
+ *
+ * The state is saved in the node's static data. Two copies beyond it cover the two ways n8n's
+ * durable engine can leave a poll's state unsaved:
+ * - the activation record, in the workflow's global static data, which n8n saves after every
+ *   activation: with durable cursors the node's state is a cursor n8n does not commit when the
+ *   activation poll emits nothing, and the first scheduled poll would start without it;
+ * - the quiet copy, in this process: without durable cursors n8n saves nothing after a poll that
+ *   emits nothing, so what such a poll learned (a post queued again, say) would be forgotten.
+ *   Only quiet polls are copied: an emitting poll whose save n8n abandons is run again from the
+ *   state before it, and emits again. A copy applies only on top of the very saved state it grew
+ *   from (another saved state means n8n saved a newer one, or the state was replaced). Lost at a
+ *   restart (the saved state is then the newest).
+ * Each copy carries `seq` (writes so far); the newest wins.
+ *
+ * A state belongs to an account: the instance and the `organization` GET /agents/ping reports
+ * (hashed; nothing secret is kept). A key or credential changed to one of the same account keeps
+ * the state; another account takes a new starting point.
+ */
+export type Family = 'generations' | 'posts';
+
+/** What a family's state carries so two copies can be told apart, and whose it is. */
+export interface Sequenced {
+	seq: number;
+	account?: string;
+}
+
+/** One family's part of a poll: its items, and the state to save once every part has succeeded. */
+export interface FamilyPoll {
+	items: INodeExecutionData[];
+	commit: (emitted: boolean) => void;
+}
+
+/** One trigger (workflow and node) in this process. */
+export function triggerKey(ctx: IPollFunctions): string {
+	return `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`;
+}
+
+/**
+ * Most time one poll spends (ms): well inside n8n's poll timeout (45 s in the durable engine, which
+ * abandons a longer poll and runs it again). What does not fit is carried to the next poll.
+ */
+export const POLL_TIME_BUDGET_MS = 20_000;
+
+/** The poll's budget: ours, or less when n8n gives the poll less (its durable engine says how much). */
+export function pollBudgetMs(ctx: IPollFunctions): number {
+	const given =
+		typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
+			? Number(ctx.getPollBudgetMs())
+			: NaN;
+	return Number.isFinite(given) && given > 0
+		? Math.min(POLL_TIME_BUDGET_MS, given * 0.8)
+		: POLL_TIME_BUDGET_MS;
+}
+
+export function timeLeft(run: RunContext<IPollFunctions>): number {
+	return (run.deadlineMs ?? Infinity) - run.clock.now();
+}
+
+/** Start time of the poll running now, per trigger, in this process (see startPoll). */
+const runningPolls = new Map<string, number>();
+/** A poll still marked running this long past its budget has hung: the next one goes ahead. */
+const STUCK_POLL_MS = 60_000;
+
+/**
+ * Marks this trigger's poll as running, or says no (undefined) when the last one still runs: n8n's
+ * classic engine starts a poll at each tick even while the last one runs, and two polls would read
+ * the same state and fire the same events. The answer ends the mark.
+ */
+export function startPoll(run: RunContext<IPollFunctions>): (() => void) | undefined {
+	const key = triggerKey(run.n8n);
+	const running = runningPolls.get(key);
+	const now = run.clock.now();
+	if (running !== undefined && now - running < pollBudgetMs(run.n8n) + STUCK_POLL_MS)
+		return undefined;
+	runningPolls.set(key, now);
+	return () => {
+		if (runningPolls.get(key) === now) runningPolls.delete(key);
+	};
+}
+
+/**
+ * Failed tries per generation, per trigger, in this process: a floor under the state's count, for
+ * the engine that does not save a poll that emits nothing. Lost at a restart (then counted anew).
+ */
+const triesByTrigger = new Map<string, Map<string, number>>();
+/** Tries kept per trigger, at most: only generations still due matter. */
+const MAX_TRIES_KEPT = 2000;
+
+export function triesOf(ctx: IPollFunctions): Map<string, number> {
+	const key = triggerKey(ctx);
+	let tries = triesByTrigger.get(key);
+	if (!tries) triesByTrigger.set(key, (tries = new Map()));
+	if (tries.size > MAX_TRIES_KEPT) tries.clear();
+	return tries;
+}
+
+function recordKey(ctx: IPollFunctions): string {
+	return `socialContentTrigger:${ctx.getNode().id}`;
+}
+
+/**
+ * The quiet copy of each trigger's family, with a hash of the saved state it grew from and one of
+ * itself: the classic engine keeps a poll's unsaved state in memory, so the next poll reads the
+ * copy itself back, and its copy still grows from what n8n saved.
+ */
+const quietCopies = new Map<string, { base: string; hash: string; state: Sequenced }>();
+/** The saved state each poll started from (hashed), per family: the base of a copy it makes. */
+const basesOfPoll = new WeakMap<IPollFunctions, Map<Family, string>>();
+/** Triggers whose quiet copy is kept, at most (the oldest written give way). */
+const MAX_QUIET_COPIES = 1000;
+/** The base of a quiet copy made when nothing was saved yet. */
+const NO_STATE = '-';
+
+/**
+ * The newest of the node's state and its copies. A starting point taken by a poll that n8n did not
+ * save (the activation poll failed, then a scheduled one took it) is kept as a quiet copy too, but
+ * an activation never starts from one: it takes its own.
+ */
+function newestState<State extends Sequenced>(
+	ctx: IPollFunctions,
+	family: Family,
+	stored: State | undefined,
+	isCurrent: (state: unknown) => state is State,
+	activation: boolean,
+): State | undefined {
+	const record = ctx.getWorkflowStaticData('global')[recordKey(ctx)] as IDataObject | undefined;
+	const storedHash = stored === undefined ? NO_STATE : textHash(JSON.stringify(stored));
+	const quiet = quietCopies.get(`${triggerKey(ctx)}/${family}`);
+	const grewFromStored =
+		quiet !== undefined && (quiet.base === storedHash || quiet.hash === storedHash);
+	const onStored = grewFromStored && !(activation && stored === undefined) ? quiet : undefined;
+	let newest = stored;
+	for (const copy of [record?.[family], onStored?.state]) {
+		if (!isCurrent(copy)) continue;
+		if (newest === undefined || copy.seq > newest.seq) newest = copy;
+	}
+	if (!basesOfPoll.has(ctx)) basesOfPoll.set(ctx, new Map());
+	basesOfPoll.get(ctx)!.set(family, onStored ? onStored.base : storedHash);
+	return newest;
+}
+
+/**
+ * Saves a poll's state: into the node's static data (`write`), the activation record at
+ * activation (`forRecord` may trim it), the quiet copy when the poll emitted nothing.
+ */
+function saveState<State extends Sequenced>(
+	ctx: IPollFunctions,
+	family: Family,
+	state: State,
+	how: {
+		activation: boolean;
+		emitted: boolean;
+		write: (state: State) => void;
+		forRecord?: (state: State) => State;
+	},
+): void {
+	how.write(state);
+	if (how.activation) {
+		const records = ctx.getWorkflowStaticData('global');
+		const key = recordKey(ctx);
+		records[key] = {
+			...((records[key] as IDataObject | undefined) ?? {}),
+			[family]: (how.forRecord?.(state) ?? state) as unknown as IDataObject,
+		};
+	}
+	const quietKey = `${triggerKey(ctx)}/${family}`;
+	quietCopies.delete(quietKey);
+	const text = JSON.stringify(state);
+	const hash = textHash(text);
+	// n8n saves what the activation poll leaves, emitting or not: that is the base from then on.
+	const base = how.activation ? hash : basesOfPoll.get(ctx)?.get(family);
+	if (!how.emitted && base !== undefined) {
+		quietCopies.set(quietKey, { base, hash, state: JSON.parse(text) as Sequenced });
+		if (quietCopies.size > MAX_QUIET_COPIES)
+			quietCopies.delete(quietCopies.keys().next().value as string);
+	}
+}
+
+/** How a family's state is read from and written to the node's static data. */
+export interface FamilyStorage<State extends Sequenced> {
+	read: (staticData: IDataObject) => State | undefined;
+	isCurrent: (state: unknown) => state is State;
+	write: (staticData: IDataObject, state: State) => void;
+	/** What the activation record keeps of the state (all of it by default). */
+	forRecord?: (state: State) => State;
+}
+
+/**
+ * A family's state for this poll (the newest copy), and the commit that saves the next one. A
+ * state of another account counts as none.
+ */
+export async function openFamily<State extends Sequenced>(
+	run: RunContext<IPollFunctions>,
+	family: Family,
+	activation: boolean,
+	storage: FamilyStorage<State>,
+): Promise<{
+	state: State | undefined;
+	commitOf: (next: State | undefined) => FamilyPoll['commit'];
+}> {
+	const ctx = run.n8n;
+	const staticData = ctx.getWorkflowStaticData('node');
+	const account = await accountOf(run);
+	let state = newestState(ctx, family, storage.read(staticData), storage.isCurrent, activation);
+	// A state that replaces another counts on from it, so it is the newest of the copies.
+	const priorSeq = state?.seq ?? 0;
+	if (state !== undefined && state.account !== account) {
+		ctx.logger.info(
+			`Social Content Trigger: the credential now reaches another account (or another instance); a new starting point is taken for ${family}, and nothing finished before it fires`,
+		);
+		state = undefined;
+	}
+	return {
+		state,
+		commitOf: (next) => (emitted) => {
+			if (next)
+				saveState(
+					ctx,
+					family,
+					{ ...next, account, seq: Math.max(next.seq, priorSeq + 1) },
+					{
+						activation,
+						emitted,
+						write: (state) => storage.write(staticData, state),
+						forRecord: storage.forRecord,
+					},
+				);
+		},
+	};
+}
+
+/**
+ * The account the trigger reads, hashed: the instance and the organization GET /agents/ping
+ * reports. An answer without one leaves the credential chosen (its id, never its secret) to stand
+ * for the account.
+ */
+async function accountOf(run: RunContext<IPollFunctions>): Promise<string> {
+	return await run.once('account', async () => {
+		const { baseURL } = await run.connectionFor(undefined);
+		const organization = readOrganization(
+			await apiRequest(run, { method: 'GET', path: '/agents/ping' }),
+		);
+		if (organization !== undefined) return textHash(`${baseURL}|organization|${organization}`);
+		const authentication = run.n8n.getNodeParameter('authentication', 'apiKey') as Authentication;
+		const type = credentialTypeOf(authentication) ?? authentication;
+		const credential = run.n8n.getNode().credentials?.[type];
+		return textHash(`${baseURL}|credential|${type}|${credential?.id ?? credential?.name ?? ''}`);
+	});
+}
+
+/** Poll contexts that have polled (n8n's classic engine keeps one context per activation). */
+const polledContexts = new WeakSet<IPollFunctions>();
+
+/**
+ * Whether this is the poll n8n runs while activating the trigger, where a thrown error fails the
+ * activation instead of being reported. n8n says so in two ways: its durable scheduler gives each
+ * scheduled poll a new context, in activation mode 'update', with a poll budget shorter than the
+ * five minutes of other polls (the activation poll has none of its own); the classic engine keeps
+ * one context for an activation, whose first poll is the activation poll.
+ */
+export function isActivationPoll(ctx: IPollFunctions): boolean {
+	const first = !polledContexts.has(ctx);
+	polledContexts.add(ctx);
+	if (!first) return false;
+	const budget =
+		typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
+			? Number(ctx.getPollBudgetMs())
+			: NaN;
+	const scheduledByDurableEngine =
+		ctx.getActivationMode() === 'update' &&
+		Number.isFinite(budget) &&
+		budget < CLASSIC_POLL_BUDGET_MS;
+	return !scheduledByDurableEngine;
+}
+
+/** What n8n-core's PollContext answers when the poll has no budget of its own. */
+const CLASSIC_POLL_BUDGET_MS = 5 * 60_000;
