@@ -52,6 +52,8 @@ export class GenerationService {
 	detailFailures = new Map<string, number>();
 	/** The next list reads answer these (a 200 with no list in it, say) instead of the list. */
 	listAnswers: Array<[number, unknown]> = [];
+	/** Each list page takes this long to answer (ms, on the runs' clock): a slow list. */
+	pageDelayMs = 0;
 	/** Output files take this long to answer (ms): a slow file server. */
 	fileDelayMs = 0;
 	/** Output files that trickle in, a byte every 100 ms, for as long as they are read. */
@@ -113,6 +115,22 @@ export class GenerationService {
 		const ids = Array.from({ length: count }, (_, i) => `${prefix}${from + i}`);
 		for (const id of ids) this.createDone(id);
 		return ids;
+	}
+
+	/** A record whose finish time is wrong (a bad record, a skewed clock): it says it finished at `ms`. */
+	skewFinish(id: string, ms: number): void {
+		this.find(id).finishedMs = ms;
+		this.order = undefined;
+	}
+
+	/** Run again under the same id (a failed one, say): it is queued again. */
+	rerun(id: string): void {
+		const generation = this.find(id);
+		generation.status = 'queued';
+		generation.outputs = [];
+		generation.finishedMs = undefined;
+		generation.updatedMs = this.tick();
+		this.order = undefined;
 	}
 
 	/** The service changes an old generation: metadata, outputs moved. Its status stays. */
@@ -187,41 +205,53 @@ export class GenerationService {
 		api()
 			.get(GENERATIONS_PATH)
 			.query(true)
-			.reply((uri) => {
-				this.requests.push(uri);
-				if (this.listFailures > 0) {
-					this.listFailures--;
-					if (this.listFailStatus === 429)
-						return [
-							429,
-							{ code: 'RATE_LIMITED', bucket: 'studio', limit: 1, retryAfter: 999 },
-							{ 'Retry-After': '999' },
-						];
-					return [this.listFailStatus, { msg: 'down' }];
-				}
-				const answer = this.listAnswers.shift();
-				if (answer) return answer;
-				const query = new URL(uri, APP_URL).searchParams;
-				const status = query.get('status');
-				const rows = status
-					? this.listed().filter((generation) => generation.status === status)
-					: this.listed();
-				const record = (generation: Generation) => this.publicRecord(generation, true);
-				if (!this.shape.pageSize) return [200, rows.map(record)];
-				const page = Number(query.get('page') ?? 1);
-				const pages = Math.max(1, Math.ceil(rows.length / this.shape.pageSize));
-				return [
-					200,
-					{
-						generations: rows
-							.slice((page - 1) * this.shape.pageSize, page * this.shape.pageSize)
-							.map(record),
-						page,
-						pages,
-					},
-				];
+			.reply((uri, _body, callback) => {
+				const answer = this.listAnswer(uri);
+				void currentClock()
+					.wait(this.pageDelayMs)
+					.then(() => callback(null, answer as [number, string]));
 			})
 			.persist();
+		this.serveRest();
+	}
+
+	/** The answer to one read of the list. */
+	private listAnswer(uri: string): [number, unknown, Record<string, string>?] {
+		this.requests.push(uri);
+		if (this.listFailures > 0) {
+			this.listFailures--;
+			if (this.listFailStatus === 429)
+				return [
+					429,
+					{ code: 'RATE_LIMITED', bucket: 'studio', limit: 1, retryAfter: 999 },
+					{ 'Retry-After': '999' },
+				];
+			return [this.listFailStatus, { msg: 'down' }];
+		}
+		const answer = this.listAnswers.shift();
+		if (answer) return answer;
+		const query = new URL(uri, APP_URL).searchParams;
+		const status = query.get('status');
+		const rows = status
+			? this.listed().filter((generation) => generation.status === status)
+			: this.listed();
+		const record = (generation: Generation) => this.publicRecord(generation, true);
+		if (!this.shape.pageSize) return [200, rows.map(record)];
+		const page = Number(query.get('page') ?? 1);
+		const pages = Math.max(1, Math.ceil(rows.length / this.shape.pageSize));
+		return [
+			200,
+			{
+				generations: rows
+					.slice((page - 1) * this.shape.pageSize, page * this.shape.pageSize)
+					.map(record),
+				page,
+				pages,
+			},
+		];
+	}
+
+	private serveRest(): void {
 		api()
 			.get(new RegExp(`^${GENERATIONS_PATH}/[^/?]+$`))
 			.reply((uri) => {

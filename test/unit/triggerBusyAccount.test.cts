@@ -1,0 +1,222 @@
+/**
+ * What a busy account does that the other trigger tests do not combine (issue #49): a backlog
+ * after an outage, a late update in a paged list, a clean-up, a key swapped, a bad finish time,
+ * many failing at once, a generation run again, a post queued again. Each case failed before.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { INodeExecutionData } from 'n8n-workflow';
+import nock from 'nock';
+
+import { clockNow } from '../helpers/clock.cjs';
+import { apiKeyCredentials, pingAnswer, servePing } from '../helpers/fixtures.cjs';
+import { GenerationService, type ListShape } from '../helpers/generationService.cjs';
+import { SimulatedN8n } from '../helpers/pollEngines.cjs';
+import { PostService } from '../helpers/postService.cjs';
+
+type PollResult = INodeExecutionData[][] | null;
+const ids = (result: PollResult) => (result?.[0] ?? []).map((item) => String(item.json.id));
+
+beforeEach(() => {
+	nock.cleanAll();
+	pingAnswer.organization = 'org_1';
+	servePing();
+});
+
+async function polls(n8n: SimulatedN8n, count: number): Promise<string[][]> {
+	const fired: string[][] = [];
+	for (let poll = 0; poll < count; poll++) fired.push(ids(await n8n.poll()));
+	return fired;
+}
+
+/** An activated trigger (classic engine unless said) over a service with this shape and history. */
+async function started(
+	shape: ListShape,
+	history: (service: GenerationService) => void,
+	parameters: Record<string, unknown> = { events: ['done'] },
+) {
+	const service = new GenerationService(shape);
+	service.serve();
+	history(service);
+	const n8n = new SimulatedN8n('classic', parameters as never, apiKeyCredentials);
+	expect(await n8n.activate()).toBeNull();
+	return { service, n8n };
+}
+
+describe('a backlog deeper than one poll reads', () => {
+	test('pages of 20 at 300 ms, 1,499 finished while n8n was down: every one fires once, oldest first, and the backlog drains', async () => {
+		const shape: ListShape = { timestamps: 'none', order: 'creation', pageSize: 20 };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 37));
+		n8n.deactivate();
+		service.pageDelayMs = 300;
+		const backlog = service.createDoneMany('b_', 1499);
+		// Activated again, its state kept: the first poll and those after it drain the backlog.
+		const fired: string[] = ids(await n8n.activate());
+		const perPoll: number[] = [fired.length];
+		for (let poll = 0; poll < 30 && fired.length < backlog.length; poll++) {
+			const now = ids(await n8n.poll());
+			perPoll.push(now.length);
+			fired.push(...now);
+		}
+		expect(n8n.pollErrors).toEqual([]);
+		expect(fired).toEqual(backlog);
+		console.info(`backlog of 1,499 at 300 ms a page of 20: fired per poll ${perPoll.join(', ')}`);
+		service.createDone('after');
+		expect((await polls(n8n, 2)).flat()).toEqual(['after']);
+	});
+});
+
+describe('a paged list sorted by last update', () => {
+	test.each<ListShape['timestamps']>(['none', 'finish'])(
+		'timestamps %s: 25 finish, then one already fired gets a late update and moves to page 1: all 25 fire once',
+		async (timestamps) => {
+			const shape: ListShape = { timestamps, order: 'update', pageSize: 20 };
+			const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 53));
+			service.createDone('fired_before');
+			expect((await polls(n8n, 1)).flat()).toEqual(['fired_before']);
+			const burst = service.createDoneMany('new_', 25);
+			service.touch('fired_before');
+			const fired = (await polls(n8n, 3)).flat();
+			expect([...fired].sort()).toEqual([...burst].sort());
+		},
+	);
+});
+
+describe('a clean-up', () => {
+	test('9,001 finished; two of every three of the newest 6,000 deleted: nothing old fires; a new one does', async () => {
+		const shape: ListShape = { timestamps: 'none', order: 'creation' };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 9001));
+		for (let index = 9000; index > 3000; index--)
+			if (index % 3 !== 0) service.remove(`old_${index}`);
+		expect((await polls(n8n, 3)).flat()).toEqual([]);
+		service.createDone('new');
+		expect((await polls(n8n, 2)).flat()).toEqual(['new']);
+	});
+
+	test('a list cut to its newest 100: the newest 61 deleted: nothing old fires', async () => {
+		const shape: ListShape = { timestamps: 'none', order: 'creation', window: 100 };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 503));
+		for (let index = 502; index > 502 - 61; index--) service.remove(`old_${index}`);
+		expect((await polls(n8n, 3)).flat()).toEqual([]);
+	});
+
+	test('every generation the trigger remembers deleted (a full list): nothing old fires, and the log says why', async () => {
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
+		const shape: ListShape = { timestamps: 'none', order: 'creation' };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 6007));
+		for (let index = 0; index < 6007; index++) if (index >= 7) service.remove(`old_${index}`);
+		expect((await polls(n8n, 2)).flat()).toEqual([]);
+		expect(warn.mock.calls.map(([message]) => String(message)).join('\n')).toMatch(
+			/shows none of those the trigger remembers/,
+		);
+		warn.mockRestore();
+	});
+});
+
+describe('the account is the service account', () => {
+	test("another account's key pasted into the same credential: none of its 211 old generations fire", async () => {
+		const { service, n8n } = await started({ timestamps: 'none', order: 'creation' }, (s) =>
+			s.createDoneMany('mine_', 17),
+		);
+		nock.cleanAll();
+		servePing();
+		pingAnswer.organization = { id: 'org_2', name: 'Another' };
+		const other = new GenerationService({ timestamps: 'none', order: 'creation' });
+		other.serve();
+		other.createDoneMany('theirs_', 211);
+		expect((await polls(n8n, 3)).flat()).toEqual([]);
+		other.createDone('theirs_new');
+		expect((await polls(n8n, 1)).flat()).toEqual(['theirs_new']);
+		expect(service.size).toBe(17);
+	});
+
+	test('a revoked key (two polls fail with 401), then a new credential of the same account: what finished meanwhile fires', async () => {
+		const { service, n8n } = await started({ timestamps: 'none', order: 'creation' }, (s) =>
+			s.createDoneMany('old_', 23),
+		);
+		service.listFailStatus = 401;
+		service.listFailures = 2;
+		service.createDone('during_1');
+		await polls(n8n, 2);
+		expect(n8n.pollErrors.map((error) => error.message)).toEqual([
+			expect.stringMatching(/reconnect|rejected|401/i),
+			expect.stringMatching(/reconnect|rejected|401/i),
+		]);
+		service.createDone('during_2');
+		// The workflow saved with another credential: n8n activates it again.
+		n8n.credentialId = 'new-credential';
+		n8n.deactivate();
+		const fired = ids(await n8n.activate());
+		expect([...fired, ...(await polls(n8n, 2)).flat()]).toEqual(['during_1', 'during_2']);
+	});
+});
+
+describe('finish times, failures, runs again', () => {
+	test('one finish time far ahead (2099): ignored; the generations after it still fire', async () => {
+		const shape: ListShape = { timestamps: 'finish', order: 'creation' };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 31));
+		service.createDone('bad_clock');
+		service.skewFinish('bad_clock', Date.UTC(2099, 0, 1));
+		expect((await polls(n8n, 1)).flat()).toEqual(['bad_clock']);
+		service.createDone('next_1');
+		expect((await polls(n8n, 1)).flat()).toEqual(['next_1']);
+		service.createDone('next_2');
+		expect((await polls(n8n, 1)).flat()).toEqual(['next_2']);
+	});
+
+	test('61 new while the file host is down for one poll: all come out at the next poll, with their files, none with an error', async () => {
+		const shape: ListShape = { timestamps: 'none', order: 'creation' };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 13), {
+			events: ['done'],
+			downloadOutputs: true,
+		});
+		const burst = service.createDoneMany('new_', 61);
+		for (const id of burst) service.missingFiles.add(id);
+		const first = await n8n.poll();
+		expect(ids(first)).toEqual([]);
+		service.missingFiles.clear();
+		const second = await n8n.poll();
+		expect(ids(second)).toEqual(burst);
+		expect((second?.[0] ?? []).filter((item) => item.json.error !== undefined)).toEqual([]);
+		expect((second?.[0] ?? []).every((item) => item.binary?.output_0 !== undefined)).toBe(true);
+	});
+
+	test('a failed generation run again under its id and done between two polls fires done (no finish times)', async () => {
+		const shape: ListShape = { timestamps: 'none', order: 'creation' };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 11), {
+			events: ['done', 'failed'],
+		});
+		service.createDone('flaky', 'failed');
+		expect((await polls(n8n, 1)).flat()).toEqual(['flaky']);
+		service.rerun('flaky');
+		service.finish('flaky', 'done');
+		const fired = await n8n.poll();
+		expect(ids(fired)).toEqual(['flaky']);
+		expect(fired?.[0][0].json.status).toBe('done');
+		expect((await polls(n8n, 2)).flat()).toEqual([]);
+	});
+});
+
+describe('post outcomes told apart by what the record shows', () => {
+	test('a post queued again that fails again at a new date fires again; one only moved to an old date does not', async () => {
+		const posts = new PostService('spec');
+		posts.serve();
+		posts.schedule('p_fail', { dateMs: clockNow() + 60_000 });
+		posts.schedule('p_moved', { dateMs: clockNow() + 60_000 });
+		const n8n = new SimulatedN8n(
+			'classic',
+			{ events: ['postFailed', 'postPublished'] },
+			apiKeyCredentials,
+		);
+		expect(await n8n.activate()).toBeNull();
+		posts.send('p_fail', 'failed');
+		posts.send('p_moved', 'failed');
+		expect([...(await polls(n8n, 1)).flat()].sort()).toEqual(['p_fail', 'p_moved']);
+		// Between two polls: queued again ten minutes on, and failed again there.
+		posts.requeue('p_fail', clockNow() + 600_000);
+		posts.send('p_fail', 'failed');
+		posts.move('p_moved', clockNow() - 3 * 86_400_000);
+		expect((await polls(n8n, 1)).flat()).toEqual(['p_fail']);
+		expect((await polls(n8n, 2)).flat()).toEqual([]);
+	});
+});
