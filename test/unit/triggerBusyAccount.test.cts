@@ -60,6 +60,7 @@ describe('a backlog deeper than one poll reads', () => {
 		}
 		expect(n8n.pollErrors).toEqual([]);
 		expect(fired).toEqual(backlog);
+		// eslint-disable-next-line no-console
 		console.info(`backlog of 1,499 at 300 ms a page of 20: fired per poll ${perPoll.join(', ')}`);
 		service.createDone('after');
 		expect((await polls(n8n, 2)).flat()).toEqual(['after']);
