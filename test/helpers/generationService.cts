@@ -146,8 +146,14 @@ export class GenerationService {
 	}
 
 	remove(id: string): void {
-		this.generations = this.generations.filter((generation) => generation.id !== id);
-		this.byId.delete(id);
+		this.removeMany([id]);
+	}
+
+	/** A clean-up: these deleted at once. */
+	removeMany(ids: Iterable<string>): void {
+		const gone = new Set(ids);
+		this.generations = this.generations.filter((generation) => !gone.has(generation.id));
+		for (const id of gone) this.byId.delete(id);
 		this.order = undefined;
 	}
 

@@ -30,7 +30,7 @@ import {
 	MAX_SEEN,
 	readState,
 } from '../../nodes/SocialContentTrigger/generationState';
-import { apiKeyCredentials } from './fixtures.cjs';
+import { apiKeyCredentials, pingAnswer } from './fixtures.cjs';
 import { GenerationService, type ListShape } from './generationService.cjs';
 import { ENGINES, SimulatedN8n, type Engine } from './pollEngines.cjs';
 
@@ -44,7 +44,13 @@ export type Change =
 	| { kind: 'start'; count: number }
 	| { kind: 'finishPending'; from: number; count: number; failed: boolean }
 	| { kind: 'touch'; at: number[] }
-	| { kind: 'remove'; at: number[] };
+	| { kind: 'remove'; at: number[] }
+	/** A clean-up: this share of the finished generations among the newest `span` deleted. */
+	| { kind: 'cleanUp'; share: number; span: number }
+	/** A finished generation run again under its id: finished again at once (`status`), or left queued. */
+	| { kind: 'rerun'; at: number; status: 'done' | 'failed' | 'queued' }
+	/** A new generation whose record says it finished in 2099 (a bad record, a wrong clock). */
+	| { kind: 'finishFuture' };
 
 export type Poll =
 	| 'poll'
@@ -53,10 +59,17 @@ export type Poll =
 	| 'oddAnswer'
 	| 'restart'
 	| 'overlap'
-	| 'reactivate';
+	| 'reactivate'
+	/** Three polls in a row fail (n8n or the service down a while). */
+	| 'outage'
+	/** The workflow saved with another credential of the same account (n8n activates it again). */
+	| 'newCredential'
+	/** Another account's key pasted into the credential. */
+	| 'otherAccount';
 
 export interface Step {
-	change?: Change;
+	/** What happens on the service before the poll: none, one, or several at once. */
+	changes: Change[];
 	poll: Poll;
 }
 
@@ -67,6 +80,8 @@ export interface Scenario {
 	atActivation: number;
 	pendingAtActivation: number;
 	activation: 'ok' | 'fail503' | 'oddAnswer';
+	/** How long each page of the list takes to answer (ms): at 300 the poll's budget binds. */
+	pageDelayMs: number;
 	steps: Step[];
 }
 
@@ -94,8 +109,8 @@ const shapeArb: fc.Arbitrary<ListShape> = fc
 		timestamps: fc.constantFrom<ListShape['timestamps']>('none', 'finish'),
 		order: fc.constantFrom<ListShape['order']>('creation', 'completion', 'update'),
 		pendingAt: fc.constantFrom<'top' | 'bottom'>('top', 'bottom'),
-		pageSize: fc.option(fc.constantFrom(7, 50, 97, 101, 500), { nil: undefined }),
-		window: fc.option(fc.constantFrom(53, 100, 1000), { nil: undefined }),
+		pageSize: fc.option(fc.constantFrom(7, 20, 50, 97, 101, 500), { nil: undefined }),
+		window: fc.option(fc.constantFrom(53, 100, 1000), { nil: undefined, freq: 4 }),
 		outputsInList: fc.boolean(),
 	})
 	.map((shape) => ({
@@ -143,6 +158,23 @@ const changeArb: fc.Arbitrary<Change> = fc.oneof(
 			at: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 3 }),
 		}),
 	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('cleanUp' as const),
+			share: fc.constantFrom(0.1, 0.34, 0.5, 0.67, 0.9, 1),
+			span: fc.constantFrom(1, 0.5, 0.1),
+		}),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			kind: fc.constant('rerun' as const),
+			at: fc.double({ min: 0, max: 1, noNaN: true }),
+			status: fc.constantFrom<'done' | 'failed' | 'queued'>('done', 'failed', 'queued'),
+		}),
+	},
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('finishFuture' as const) }) },
 );
 
 const pollArb: fc.Arbitrary<Poll> = fc.oneof(
@@ -153,6 +185,9 @@ const pollArb: fc.Arbitrary<Poll> = fc.oneof(
 	{ weight: 1, arbitrary: fc.constant('restart' as const) },
 	{ weight: 1, arbitrary: fc.constant('overlap' as const) },
 	{ weight: 1, arbitrary: fc.constant('reactivate' as const) },
+	{ weight: 1, arbitrary: fc.constant('outage' as const) },
+	{ weight: 1, arbitrary: fc.constant('newCredential' as const) },
+	{ weight: 1, arbitrary: fc.constant('otherAccount' as const) },
 );
 
 export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -162,7 +197,8 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 	atActivation: size(MAX_SEEN * 2 + 500),
 	pendingAtActivation: fc.integer({ min: 0, max: 6 }),
 	activation: fc.constantFrom<Scenario['activation']>('ok', 'ok', 'ok', 'fail503', 'oddAnswer'),
-	steps: fc.array(fc.record({ change: fc.option(changeArb, { nil: undefined }), poll: pollArb }), {
+	pageDelayMs: fc.constantFrom(0, 0, 0, 30, 300),
+	steps: fc.array(fc.record({ changes: fc.array(changeArb, { maxLength: 4 }), poll: pollArb }), {
 		maxLength: 14,
 	}),
 });
@@ -182,7 +218,19 @@ export interface Verdict {
 	firedTwice: string[];
 	lost: string[];
 	firedOld: string[];
-	documented: { unshown: number; unsavedStart: number; deepTouch: number; hiddenByEmpty: number };
+	documented: {
+		unshown: number;
+		unsavedStart: number;
+		deepTouch: number;
+		hiddenByEmpty: number;
+		/** Runs again under an id that no read can tell from the run before (see docs/trigger.md). */
+		rerunUnseen: number;
+		/** A list cut to its newest entries, everything it showed deleted: what comes into view. */
+		windowCleared: number;
+	};
+	/** Generations the promise holds for (due), and those in a documented case. */
+	due: number;
+	exempt: number;
 	fired: number;
 	polls: number;
 }
@@ -192,9 +240,15 @@ let casesRun = 0;
 /** Plays one scenario; returns what broke the promise (empty lists: nothing). */
 export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	nock.cleanAll();
+	pingAnswer.organization = 'org_1';
+	let accounts = 1;
+	/** Whether n8n has saved a state read for the current account (see forgetUnsaved). */
+	let accountSaved = true;
+	let credentials = 1;
 	const p = `m${++casesRun}_`;
 	const service = new GenerationService(scenario.shape);
 	service.realTime = true; // the starting point on an empty list compares finish times with n8n's clock
+	service.pageDelayMs = scenario.pageDelayMs;
 	service.serve();
 	const statuses = scenario.failedToo ? ['done', 'failed'] : ['done'];
 	const n8n = new SimulatedN8n(
@@ -209,12 +263,19 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	const pending: string[] = [];
 	const removedBeforeFiring = new Set<string>();
 	const mayFireOnce = new Set<string>(); // documented: deep touches
+	const windowCleared = new Set<string>(); // documented: see the clean-up
 	// Lists cut to their newest entries: ids a read showed while pending or first after finishing.
 	const shown = new Set<string>();
 	// Documented: finished before an empty answer that was not the truth, and few enough (or with
 	// finish times recent enough) to pass for a new account's first generations: they may fire.
 	const hiddenByEmpty = new Set<string>();
-	const unread = new Set<string>(); // finished, no read since
+	const unread = new Set<string>(); // finished, no read since (lists cut to their newest)
+	const unreadAny = new Set<string>(); // finished, no read since (any list)
+	// Runs again: the second finish of an id, and whether a read can tell it (else documented).
+	const reruns = new Map<string, { at: number; status: string; visible: boolean }>();
+	const rerunQueued = new Set<string>();
+	const firstUnseen = new Set<string>(); // a first finish run over before any read showed it
+	let lastVisible = new Set<string>(); // lists cut to their newest: finished ids the last read showed
 	const starts: number[] = []; // event counter at each starting point
 	let started = false;
 	let emptyStart = false; // started on an empty list, no generation read since
@@ -229,6 +290,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			service.createDone(id, status);
 			finishedAt.set(id, { at: clock, status });
 			unread.add(id);
+			unreadAny.add(id);
 		} else {
 			service.create(id);
 			pending.push(id);
@@ -240,20 +302,74 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 
 	// Entries without outputs are each read by id when they fire: thousands at once would spend
 	// every poll's whole budget in real time. The carry-over past a budget has tests of its own.
-	const batchCap = scenario.shape.outputsInList ? Infinity : 313;
+	// Slow pages: backlogs of hundreds, which take several polls to read.
+	const batchCap = Math.min(
+		scenario.shape.outputsInList ? Infinity : 313,
+		scenario.pageDelayMs ? 701 : Infinity,
+	);
+	/** A generation deleted: what it has not fired yet may never fire. */
+	const deleted = (id: string) => {
+		if (!fired.has(id)) removedBeforeFiring.add(id);
+		const again = reruns.get(id);
+		if (again) again.visible = false;
+	};
+	/** Whether a run again that finishes with `status` can be told from the run before it. */
+	const rerunVisible = (id: string, status: string) =>
+		scenario.shape.order !== 'creation' &&
+		(status !== finishedAt.get(id)?.status || scenario.shape.timestamps === 'finish');
+	const finishAgain = (id: string, status: 'done' | 'failed') => {
+		clock++;
+		service.finish(id, status);
+		reruns.set(id, { at: clock, status, visible: rerunVisible(id, status) });
+		unreadAny.add(id);
+	};
 	const apply = (change: Change) => {
 		if (change.kind === 'finishNew')
 			for (let i = 0; i < Math.min(change.count, batchCap); i++)
 				create(change.failedEvery && i % change.failedEvery === 0 ? 'failed' : 'done');
 		else if (change.kind === 'start') for (let i = 0; i < change.count; i++) create();
-		else if (change.kind === 'finishPending') {
+		else if (change.kind === 'finishFuture') {
+			const id = create('done');
+			if (scenario.shape.timestamps === 'finish') service.skewFinish(id, Date.UTC(2099, 0, 1));
+		} else if (change.kind === 'rerun') {
+			const list = finished();
+			if (!list.length || scenario.shape.window) return;
+			const id = list[Math.min(list.length - 1, Math.floor(change.at * list.length))].id;
+			if (reruns.has(id) || rerunQueued.has(id) || !finishedAt.has(id)) return;
+			if (unreadAny.has(id)) firstUnseen.add(id);
+			service.rerun(id);
+			if (change.status === 'queued') {
+				rerunQueued.add(id);
+				pending.push(id);
+			} else finishAgain(id, change.status);
+		} else if (change.kind === 'cleanUp') {
+			const list = finished();
+			const span = list.slice(0, Math.ceil(list.length * change.span));
+			const doomed = span.filter(
+				(_, i) => Math.floor((i + 1) * change.share) > Math.floor(i * change.share),
+			);
+			for (const { id } of doomed) deleted(id);
+			service.removeMany(doomed.map(({ id }) => id));
+			if (scenario.shape.window) {
+				// Nothing the last read showed is left in view: what comes into view cannot be told
+				// from more new ones than the list shows (docs/trigger.md).
+				const visible = finished();
+				if (![...lastVisible].some((id) => visible.some((g) => g.id === id)))
+					for (const generation of visible) windowCleared.add(generation.id);
+			}
+		} else if (change.kind === 'finishPending') {
 			for (let i = 0; i < change.count && pending.length; i++) {
 				const [id] = pending.splice(change.from % pending.length, 1);
 				const status = change.failed ? 'failed' : 'done';
+				if (rerunQueued.delete(id)) {
+					finishAgain(id, status);
+					continue;
+				}
 				clock++;
 				service.finish(id, status);
 				finishedAt.set(id, { at: clock, status });
 				unread.add(id);
+				unreadAny.add(id);
 			}
 		} else {
 			const list = finished();
@@ -271,7 +387,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 						mayFireOnce.add(id);
 					service.touch(id);
 				} else {
-					if (!fired.has(id)) removedBeforeFiring.add(id);
+					deleted(id);
 					service.remove(id);
 					list.splice(rank, 1);
 					if (!list.length) return;
@@ -281,6 +397,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	};
 
 	const record = (...results: PollResult[]) => {
+		if (results.some((result) => result !== null)) accountSaved = true;
 		for (const result of results)
 			for (const item of result?.[0] ?? []) {
 				const id = String(item.json.id);
@@ -291,11 +408,15 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	/** A poll reads the list; `answer` is what it shows (null: an answer with no list in it). */
 	const readsList = (answer: Array<{ id: string; status: string }> | null = service.listed()) => {
 		if (!answer) return;
+		unreadAny.clear();
 		if (scenario.shape.window) {
 			const visible = new Set(answer.map((generation) => generation.id));
 			for (const id of pending) if (visible.has(id)) shown.add(id);
 			for (const id of unread) if (visible.has(id)) shown.add(id);
 			unread.clear();
+			lastVisible = new Set(
+				answer.filter((g) => g.status === 'done' || g.status === 'failed').map((g) => g.id),
+			);
 		}
 		if (!started) {
 			started = true;
@@ -330,6 +451,11 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	 * is a decision no saved state holds (the read after an empty start, made by a quiet poll).
 	 */
 	const forgetUnsaved = () => {
+		// A starting point taken for another account and not saved yet is gone too.
+		if (!accountSaved) {
+			started = emptyStart = false;
+			return;
+		}
 		const saved = savedStates();
 		if (!saved.length) started = emptyStart = false;
 		else if (saved.every((state) => (state as { emptyAtMs?: number }).emptyAtMs !== undefined))
@@ -351,7 +477,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	polls++;
 
 	for (const step of scenario.steps) {
-		if (step.change) apply(step.change);
+		for (const change of step.changes) apply(change);
 		polls++;
 		switch (step.poll) {
 			case 'fail503':
@@ -376,12 +502,33 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				// The durable engines do not poll at n8n's start; classic does.
 				if (scenario.engine === 'classic') readsList();
 				record(await n8n.restart());
+				// Only the classic engine polls at n8n's start (and n8n saves after it).
+				if (scenario.engine === 'classic') accountSaved = true;
 				break;
+			case 'newCredential':
+				n8n.credentialId = `credential-${++credentials}`;
+			// falls through: n8n activates the workflow saved with it
 			case 'reactivate':
 				n8n.deactivate();
 				forgetUnsaved();
 				readsList();
 				record(await n8n.activate());
+				accountSaved = true;
+				break;
+			case 'otherAccount':
+				// Another account's list: a new starting point at the next read (the service stand-in
+				// shows the same generations, so nothing finished before it may fire).
+				pingAnswer.organization = `org_${++accounts}`;
+				started = emptyStart = false;
+				accountSaved = false;
+				readsList();
+				record(await n8n.poll());
+				break;
+			case 'outage':
+				service.listFailStatus = 503;
+				service.listFailures = 1000;
+				for (let failed = 0; failed < 3; failed++) record(await n8n.poll());
+				service.listFailures = 0;
 				break;
 			case 'overlap':
 				if (!started) {
@@ -397,7 +544,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				record(await n8n.poll());
 		}
 	}
-	for (let i = 0; i < DRAIN_POLLS; i++) {
+	for (let i = 0; i < (scenario.pageDelayMs ? DRAIN_POLLS * 4 : DRAIN_POLLS); i++) {
 		readsList();
 		record(await n8n.poll());
 		polls++;
@@ -405,29 +552,57 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 
 	const firstStart = starts[0] ?? Infinity;
 	const lastStart = starts[starts.length - 1] ?? Infinity;
-	const due = new Set<string>();
-	const between = new Set<string>();
-	const unshown = new Set<string>();
-	for (const [id, { at, status }] of finishedAt) {
+	// Each finish (a first one, and a run again) is due, or in a documented case (may fire or not).
+	const finishes: Array<{ id: string; at: number; status: string; rerun: boolean }> = [
+		...[...finishedAt].map(([id, { at, status }]) => ({ id, at, status, rerun: false })),
+		...[...reruns].map(([id, { at, status }]) => ({ id, at, status, rerun: true })),
+	];
+	const least = new Map<string, number>();
+	const most = new Map<string, number>();
+	const counts = { unshown: 0, unsavedStart: 0, rerunUnseen: 0, due: 0, exempt: 0 };
+	const add = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1);
+	for (const { id, at, status, rerun } of finishes) {
 		if (!statuses.includes(status) || removedBeforeFiring.has(id)) continue;
 		if (at <= firstStart) continue;
-		if (scenario.shape.window && !shown.has(id)) unshown.add(id);
-		else if (at > lastStart) due.add(id);
-		else between.add(id);
+		const unseenRerun = rerun ? !reruns.get(id)!.visible : firstUnseen.has(id);
+		const why =
+			scenario.shape.window && !shown.has(id)
+				? 'unshown'
+				: at <= lastStart
+					? 'unsavedStart'
+					: unseenRerun
+						? 'rerunUnseen'
+						: mayFireOnce.has(id) || hiddenByEmpty.has(id) || windowCleared.has(id)
+							? 'other'
+							: undefined;
+		add(most, id);
+		if (why === undefined) {
+			add(least, id);
+			counts.due++;
+		} else {
+			counts.exempt++;
+			if (why !== 'other' && !fired.has(id)) counts[why]++;
+		}
 	}
-	// Documented: may fire once, or not at all.
-	const either = (id: string) =>
-		between.has(id) || unshown.has(id) || mayFireOnce.has(id) || hiddenByEmpty.has(id);
+	// Touched deep, hidden by an empty answer, or brought into view by a clean-up: may fire once.
+	for (const id of [...mayFireOnce, ...hiddenByEmpty, ...windowCleared])
+		if (!most.has(id)) most.set(id, 1);
 	const verdict: Verdict = {
-		firedTwice: [...fired].filter(([, times]) => times > 1).map(([id]) => id),
-		lost: [...due].filter((id) => !fired.has(id) && !mayFireOnce.has(id)),
-		firedOld: [...fired.keys()].filter((id) => !due.has(id) && !either(id)),
+		firedTwice: [...fired]
+			.filter(([id, times]) => times > (most.get(id) ?? 0) && (most.get(id) ?? 0) > 0)
+			.map(([id]) => id),
+		lost: [...least].filter(([id, times]) => (fired.get(id) ?? 0) < times).map(([id]) => id),
+		firedOld: [...fired.keys()].filter((id) => !most.has(id)),
 		documented: {
-			unshown: [...unshown].filter((id) => !fired.has(id)).length,
-			unsavedStart: [...between].filter((id) => !fired.has(id)).length,
+			unshown: counts.unshown,
+			unsavedStart: counts.unsavedStart,
 			deepTouch: [...mayFireOnce].filter((id) => fired.has(id)).length,
 			hiddenByEmpty: [...hiddenByEmpty].filter((id) => fired.has(id)).length,
+			rerunUnseen: counts.rerunUnseen,
+			windowCleared: [...windowCleared].filter((id) => fired.has(id)).length,
 		},
+		due: counts.due,
+		exempt: counts.exempt,
 		fired: fired.size,
 		polls,
 	};

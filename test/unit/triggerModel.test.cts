@@ -1,7 +1,10 @@
 /**
  * The trigger's promise over random histories (see test/helpers/triggerModel.cts): sizes from none
  * to twice the memory, every list shape, the three poll engines, failed and odd answers,
- * restarts, overlapping polls, touched and deleted generations. A fixed seed here; the soak run
+ * restarts, overlapping polls, touched and deleted generations; several changes between two
+ * polls, slow pages (the poll's budget binds), outages, clean-ups of up to all of the history,
+ * runs again under the same id, finish times in 2099, another credential of the same account and
+ * another account's key. A fixed seed here; the soak run
  * (`npm run soak:trigger`) plays many thousands of cases with a random one. A failure is shrunk
  * to a minimal scenario and printed with its seed and path, to replay it.
  */
@@ -31,6 +34,10 @@ test(
 			unsavedStart: 0,
 			deepTouch: 0,
 			hiddenByEmpty: 0,
+			rerunUnseen: 0,
+			windowCleared: 0,
+			due: 0,
+			exempt: 0,
 		};
 		await fc.assert(
 			fc.asyncProperty(scenarioArb, async (scenario) => {
@@ -42,13 +49,17 @@ test(
 				totals.unsavedStart += verdict.documented.unsavedStart;
 				totals.deepTouch += verdict.documented.deepTouch;
 				totals.hiddenByEmpty += verdict.documented.hiddenByEmpty;
+				totals.rerunUnseen += verdict.documented.rerunUnseen;
+				totals.windowCleared += verdict.documented.windowCleared;
+				totals.due += verdict.due;
+				totals.exempt += verdict.exempt;
 				if (!keepsPromise(verdict)) throw new Error(describeVerdict(verdict));
 			}),
 			{ numRuns: RUNS, seed: SEED, path: PATH, endOnFailure: false, verbose: 1 },
 		);
 		// eslint-disable-next-line no-console
 		console.info(
-			`trigger model: ${totals.cases} cases (shrinking included), ${totals.polls} polls, ${totals.fired} generations fired, 0 violations; documented losses: ${totals.unshown} never shown by a list cut to its newest entries, ${totals.unsavedStart} finished before an unsaved starting point was taken again, ${totals.deepTouch} deep touches fired, ${totals.hiddenByEmpty} hidden by an empty answer fired`,
+			`trigger model: ${totals.cases} cases (shrinking included), ${totals.polls} polls, ${totals.fired} generations fired, 0 violations; ${totals.due} finishes due, ${totals.exempt} in a documented case (${Math.round((100 * totals.exempt) / Math.max(1, totals.due + totals.exempt))} %); documented losses: ${totals.unshown} never shown by a list cut to its newest entries, ${totals.unsavedStart} finished before an unsaved starting point was taken again, ${totals.rerunUnseen} runs again no read can tell; fired: ${totals.deepTouch} deep touches, ${totals.hiddenByEmpty} hidden by an empty answer, ${totals.windowCleared} brought into view by a clean-up of a cut list`,
 		);
 	},
 	Math.max(600_000, RUNS * 10_000),

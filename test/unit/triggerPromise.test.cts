@@ -12,7 +12,7 @@ import {
 	plan,
 	baseline,
 	EMPTY_START_MAX_NEW,
-	MAX_PENDING,
+	MAX_DUE,
 	type GenerationState,
 } from '../../nodes/SocialContentTrigger/generationState';
 import { clockNow } from '../helpers/clock.cjs';
@@ -227,20 +227,21 @@ describe('a poll ends within its budget whatever the files do', () => {
 		expect(await quietPolls(n8n, 2)).toEqual(['slow']);
 	});
 
-	test('more generations than the pending list holds carried over past the budget: none lost, none twice', async () => {
+	test('more generations than the due list holds carried over past the budget: none lost, none twice', async () => {
 		// Ours: 2 s, of which 0.5 s to start generations.
 		const { service, n8n } = await downloading({ timestamps: 'finish', order: 'creation' }, 2500);
 		service.fileDelayMs = 3;
-		const made = service.createDoneMany('c_', 307);
+		const made = service.createDoneMany('c_', 509);
 		const perPoll: number[] = [];
 		const fired: string[] = [];
-		for (let poll = 0; poll < 20; poll++) {
+		// As many polls as it takes (a loaded machine fits fewer in each): the outcome is what counts.
+		for (let poll = 0; poll < 300 && fired.length < made.length; poll++) {
 			const once = ids(await n8n.poll());
 			perPoll.push(once.length);
 			fired.push(...once);
 		}
-		// More carried over after the first poll than the pending list holds (MAX_PENDING).
-		expect(made.length - perPoll[0]).toBeGreaterThan(MAX_PENDING);
+		// More carried over after the first poll than the due list holds (MAX_DUE).
+		expect(made.length - perPoll[0]).toBeGreaterThan(MAX_DUE);
 		expect([...fired].sort()).toEqual([...made].sort());
 	}, 60_000);
 });

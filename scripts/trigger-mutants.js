@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// Deliberate mutants of the generation trigger: each is applied to the source in turn, the seeded
+// model-based test (the run `npm test` makes) is played against it, and the source is restored.
+// Every mutant must be caught (the test fails). `npm run mutants:trigger [name ...]`.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const { readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const ROOT = join(__dirname, '..');
+const TRIGGER = 'nodes/SocialContentTrigger';
+
+/** name: what it brings back; file, and the text replaced in it. */
+const MUTANTS = [
+	{
+		name: 'first-known-page-stops',
+		why: 'the old stop rule: a read stops at the first page that holds a known generation',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: 'stopAt: (slice) =>\n\t\t\tslice.some(isKnown) && slice.every((entry) => isPending(entry) || isKnown(entry)),',
+		to: 'stopAt: (slice) => slice.some(isKnown),',
+	},
+	{
+		name: 'no-scan',
+		why: 'no progress rule: a read out of time starts again from the top at the next poll',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: 'from: state.scan,',
+		to: 'from: undefined,',
+	},
+	{
+		name: 'account-by-credential',
+		why: 'the old account key: the credential chosen, not the organization the service reports',
+		file: `${TRIGGER}/pollStore.ts`,
+		from: 'if (organization !== undefined) return',
+		to: 'if (organization === "never") return',
+	},
+	{
+		name: 'below-known-is-new',
+		why: 'an unknown generation below the lowest known one fires (a clean-up fires old work)',
+		file: `${TRIGGER}/generationState.ts`,
+		from: 'return lowestKnown < 0 ? !replaced : index < lowestKnown;',
+		to: 'return true;',
+	},
+	{
+		name: 'nothing-known-fires-all',
+		why: 'a list that shows none of what the memory holds is all new (a full clean-up fires old work)',
+		file: `${TRIGGER}/generationState.ts`,
+		from: 'return lowestKnown < 0 ? !replaced : index < lowestKnown;',
+		to: 'return lowestKnown < 0 ? true : index < lowestKnown;',
+	},
+	{
+		name: 'key-without-status',
+		why: 'the memory keyed by id alone: a generation run again under its id never fires again',
+		file: `${TRIGGER}/generationState.ts`,
+		from: 'export const keyOf = (id: string, status: string): string => `${id}|${status}`;',
+		to: 'export const keyOf = (id: string, _status: string): string => id;',
+	},
+	{
+		name: 'future-finish-believed',
+		why: 'a finish time in 2099 is believed: every later generation is placed old',
+		file: `${TRIGGER}/generationState.ts`,
+		from: 'finishedAt !== undefined && finishedAt <= nowMs + FUTURE_FINISH_MARGIN_MS',
+		to: 'finishedAt !== undefined',
+	},
+	{
+		name: 'read-takes-the-whole-budget',
+		why: 'the read may take the whole poll: nothing is left to emit a backlog with',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: 'const READ_SHARE = 0.5;',
+		to: 'const READ_SHARE = 1;',
+	},
+];
+
+/** The environment without the model test's settings: the seeded run, as `npm test` plays it. */
+function withoutModelSettings(env) {
+	const copy = { ...env };
+	for (const name of ['TRIGGER_MODEL_SEED', 'TRIGGER_MODEL_RUNS', 'TRIGGER_MODEL_PATH'])
+		delete copy[name];
+	return copy;
+}
+
+const only = process.argv.slice(2);
+const results = [];
+for (const mutant of MUTANTS.filter((m) => !only.length || only.includes(m.name))) {
+	const path = join(ROOT, mutant.file);
+	const source = readFileSync(path, 'utf8');
+	if (!source.includes(mutant.from)) {
+		results.push({ ...mutant, verdict: 'NOT APPLIED (source changed)' });
+		continue;
+	}
+	writeFileSync(path, source.replace(mutant.from, mutant.to));
+	try {
+		const run = spawnSync('npx', ['jest', 'test/unit/triggerModel.test.cts'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+			env: withoutModelSettings(process.env),
+		});
+		const cause = /Cause:\s*\n\s*(.*)/.exec(`${run.stdout}${run.stderr}`)?.[1]?.trim() ?? '';
+		results.push({ ...mutant, verdict: run.status === 0 ? 'SURVIVED' : `caught: ${cause}` });
+	} finally {
+		writeFileSync(path, source);
+	}
+	console.log(`${mutant.name}: ${results[results.length - 1].verdict}`);
+}
+const survivors = results.filter((result) => !result.verdict.startsWith('caught'));
+console.log(`\n${results.length - survivors.length} of ${results.length} mutants caught`);
+process.exit(survivors.length ? 1 : 0);
