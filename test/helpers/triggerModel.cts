@@ -409,6 +409,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	const readsList = (answer: Array<{ id: string; status: string }> | null = service.listed()) => {
 		if (!answer) return;
 		unreadAny.clear();
+		// A new starting point knows only what its own read shows.
+		if (!started) shown.clear();
 		if (scenario.shape.window) {
 			const visible = new Set(answer.map((generation) => generation.id));
 			for (const id of pending) if (visible.has(id)) shown.add(id);
