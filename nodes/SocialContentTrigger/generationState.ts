@@ -206,9 +206,12 @@ export function plan(
 		reading.reachedEnd === true &&
 		shrank &&
 		entries.some((entry) => !isPending(entry));
+	// Those a finish time cannot place (none, or not believable) are judged by how many there are.
 	const fewNew =
-		entries.filter((entry, index) => !isPending(entry) && !known[index]).length <=
-		EMPTY_START_MAX_NEW;
+		entries.filter(
+			(entry, index) =>
+				!isPending(entry) && !known[index] && believableFinishMs(entry, nowMs) === undefined,
+		).length <= EMPTY_START_MAX_NEW;
 
 	const finished: Array<{ entry: IDataObject; index: number }> = [];
 	const stillPending: string[] = [];
