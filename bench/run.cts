@@ -580,7 +580,10 @@ async function triggerLimits() {
 				resolvedPending: [],
 				scan: {
 					page: 123_457,
-					read: ids(4e6, MAX_SCAN_READ).flatMap((value) => [`done|${value}`, KNOWN_RUN]),
+					read: ids(4e6, MAX_SCAN_READ).flatMap((value) => [
+						`done|${Date.now()}|${value}`,
+						KNOWN_RUN,
+					]),
 				},
 			},
 		);

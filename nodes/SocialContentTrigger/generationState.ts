@@ -65,8 +65,8 @@ export type DueGeneration = [id: string, status: string, tries: number];
 
 /**
  * A read cut short by the poll's time: the page to go on from, and what it has read so far in
- * list order: "status|id" for each finished generation it did not know, KNOWN_RUN for each run of
- * ones it knew (their positions are all the decision needs).
+ * list order: "status|finish time (ms, or empty)|id" for each finished generation it did not know,
+ * KNOWN_RUN for each run of ones it knew (their positions are all the decision needs).
  */
 export interface ScanState {
 	page: number;

@@ -156,8 +156,9 @@ export async function pollGenerations(
 function scanEntries(scan: ScanState | undefined): IDataObject[] {
 	return (scan?.read ?? []).map((text, index) => {
 		if (text === KNOWN_RUN) return { id: `${KNOWN_RUN}${index}`, status: 'done', knownRun: true };
-		const split = text.indexOf('|');
-		return { id: text.slice(split + 1), status: text.slice(0, split) };
+		const [status, finishedMs] = text.split('|', 2);
+		const id = text.slice(status.length + finishedMs.length + 2);
+		return { id, status, ...(finishedMs ? { finishedAt: Number(finishedMs) } : {}) };
 	});
 }
 
@@ -168,7 +169,7 @@ function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => bo
 		if (isPending(entry)) continue;
 		if (entry.knownRun === true || isKnown(entry)) {
 			if (read[read.length - 1] !== KNOWN_RUN) read.push(KNOWN_RUN);
-		} else read.push(`${String(entry.status)}|${String(entry.id)}`);
+		} else read.push(`${String(entry.status)}|${finishTimeMs(entry) ?? ''}|${String(entry.id)}`);
 	}
 	let over = read.filter((text) => text !== KNOWN_RUN).length - MAX_SCAN_READ;
 	// The newest give way: they sit above the rest, so a later read finds them again.

@@ -556,7 +556,7 @@ describe('Social Content Trigger: state stays small', () => {
 				scan: {
 					page: 123_457,
 					read: Array.from({ length: MAX_SCAN_READ * 2 }, (_, i) =>
-						i % 2 ? KNOWN_RUN : `done|${id(4e6 + i)}`,
+						i % 2 ? KNOWN_RUN : `done|${clockNow()}|${id(4e6 + i)}`,
 					),
 				},
 			});
