@@ -62,11 +62,11 @@ const MUTANTS = [
 		to: 'finishedAt !== undefined',
 	},
 	{
-		name: 'read-takes-the-whole-budget',
-		why: 'the read may take the whole poll: nothing is left to emit a backlog with',
+		name: 'scan-keeps-the-newest',
+		why: 'a read that goes on keeps the newest unknown generations, not the deepest (the oldest)',
 		file: `${TRIGGER}/pollGenerations.ts`,
-		from: 'const READ_SHARE = 0.5;',
-		to: 'const READ_SHARE = 1;',
+		from: 'return read.filter((text) => text === KNOWN_RUN || over-- <= 0);',
+		to: 'let kept = 0;\n\treturn read.filter((text) => text === KNOWN_RUN || kept++ < MAX_SCAN_READ + Math.min(0, over));',
 	},
 ];
 

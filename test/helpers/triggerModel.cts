@@ -203,6 +203,73 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 	}),
 });
 
+/**
+ * A busy account's cases (issue #49), played first in every run: random histories reach them only
+ * now and then. A late update above a burst in a paged list sorted by update; a backlog deeper
+ * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
+ * holds, with older ones left below.
+ */
+export const BUSY_ACCOUNT: Scenario[] = [
+	{
+		engine: 'classic',
+		shape: {
+			timestamps: 'none',
+			order: 'update',
+			pendingAt: 'top',
+			pageSize: 20,
+			outputsInList: true,
+		},
+		failedToo: false,
+		atActivation: 53,
+		pendingAtActivation: 0,
+		activation: 'ok',
+		pageDelayMs: 0,
+		steps: [
+			{ changes: [{ kind: 'finishNew', count: 1, failedEvery: 0 }], poll: 'poll' },
+			{
+				changes: [
+					{ kind: 'finishNew', count: 25, failedEvery: 0 },
+					// The one fired at the last poll (25th of 79, newest first) gets a late update.
+					{ kind: 'touch', at: [25.5 / 79] },
+				],
+				poll: 'poll',
+			},
+		],
+	},
+	{
+		engine: 'durable',
+		shape: {
+			timestamps: 'none',
+			order: 'creation',
+			pendingAt: 'top',
+			pageSize: 7,
+			outputsInList: false,
+		},
+		failedToo: false,
+		atActivation: 37,
+		pendingAtActivation: 0,
+		activation: 'ok',
+		pageDelayMs: 300,
+		steps: [
+			{ changes: [{ kind: 'finishNew', count: 701, failedEvery: 0 }], poll: 'outage' },
+			{ changes: [], poll: 'poll' },
+		],
+	},
+	{
+		engine: 'classic',
+		shape: { timestamps: 'none', order: 'creation', pendingAt: 'top', outputsInList: true },
+		failedToo: false,
+		atActivation: MAX_SEEN * 2 + 7,
+		pendingAtActivation: 0,
+		activation: 'ok',
+		pageDelayMs: 0,
+		steps: [
+			{ changes: [{ kind: 'cleanUp', share: 1, span: 0.5 }], poll: 'poll' },
+			{ changes: [{ kind: 'finishNew', count: 3, failedEvery: 0 }], poll: 'poll' },
+		],
+	},
+];
+
 /** Answers with 200 and no list in them. */
 const ODD_ANSWERS: Array<[number, unknown]> = [
 	[200, { message: 'maintenance' }],

@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 
 import {
+	BUSY_ACCOUNT,
 	describeVerdict,
 	keepsPromise,
 	runScenario,
@@ -55,7 +56,14 @@ test(
 				totals.exempt += verdict.exempt;
 				if (!keepsPromise(verdict)) throw new Error(describeVerdict(verdict));
 			}),
-			{ numRuns: RUNS, seed: SEED, path: PATH, endOnFailure: false, verbose: 1 },
+			{
+				numRuns: RUNS,
+				seed: SEED,
+				path: PATH,
+				endOnFailure: false,
+				verbose: 1,
+				examples: PATH ? [] : BUSY_ACCOUNT.map((scenario) => [scenario] as [typeof scenario]),
+			},
 		);
 		// eslint-disable-next-line no-console
 		console.info(
