@@ -19,7 +19,7 @@ export class SocialContentOAuth2Api implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-social-content/n8n-nodes-social-content#oauth2-credential';
+		'https://github.com/n8n-nodes-social-content/n8n-nodes-social-content#credentials';
 
 	properties: INodeProperties[] = [
 		instanceUrlProperty,

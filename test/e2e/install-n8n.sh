@@ -30,7 +30,7 @@ fi
 if [ ! -f "$N8N_DIR/.complete" ]; then
   echo "[install-n8n] installing n8n $N8N_VERSION (about 6 minutes, 2.9 GB)" >&2
   rm -rf "$N8N_DIR"
-  part="$(mktemp -d "$CACHE/.n8n-$N8N_VERSION.XXXXXX")"
+  part="$(mktemp -d "$CACHE/.n8n-$N8N_VERSION.XXXXXX")" && chmod 755 "$part"
   # n8n before 2.41 takes xlsx from a tarball outside the npm registry: the registry's 0.18.5 instead.
   overrides='"linkedom": "0.18.14"'
   case "$N8N_VERSION" in 2.41.*) ;; *) overrides="$overrides, \"xlsx\": \"0.18.5\"" ;; esac

@@ -69,3 +69,37 @@ test('its table of contents points at headings it has', () => {
 	const targets = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map(([, anchor]) => anchor);
 	expect(targets.filter((anchor) => !anchors.has(anchor))).toEqual([]);
 });
+
+/** GitHub's anchor for a heading: lower case, punctuation gone, spaces as hyphens. */
+function anchorOf(heading: string): string {
+	return heading
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N} _-]/gu, '')
+		.replace(/ /g, '-');
+}
+
+test('every documentation link of the nodes and credentials lands on a README heading', () => {
+	const anchors = new Set([
+		'readme',
+		...lines
+			.filter((line) => /^#{1,6} /.test(line))
+			.map((line) => anchorOf(line.replace(/^#+ /, ''))),
+	]);
+	const sources = [
+		'credentials/SocialContentApi.credentials.ts',
+		'credentials/SocialContentOAuth2Api.credentials.ts',
+		'nodes/SocialContent/SocialContent.node.json',
+		'nodes/SocialContentTrigger/SocialContentTrigger.node.json',
+	];
+	const links = sources.flatMap((file) =>
+		[...readFileSync(join(ROOT, file), 'utf8').matchAll(/https:\/\/github\.com\/[^'"\s]+/g)].map(
+			([url]) => ({ file, url }),
+		),
+	);
+	expect(links.length).toBeGreaterThanOrEqual(sources.length);
+	const broken = links.filter(({ url }) => {
+		const [page, anchor] = url.split('#');
+		return !page.endsWith('/n8n-nodes-social-content') || !anchor || !anchors.has(anchor);
+	});
+	expect(broken).toEqual([]);
+});
