@@ -2,7 +2,17 @@
 // n8n into a cache, and installs this package into an n8n user folder as a community node.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { randomBytes } = require('node:crypto');
+const {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 
@@ -64,13 +74,27 @@ function packPackage(packDir = mkdtempSync(join(tmpdir(), 'sc-pack-')), { compil
 	);
 }
 
-/** The environment n8n runs with here: no telemetry, loopback only, fixed encryption key. */
+/**
+ * The key n8n encrypts its credentials with, for this user folder: random, made at the folder's
+ * first start and kept beside n8n's data (`.encryption-key`, readable by its owner only; the folder
+ * too), so a restart on the same folder still reads them and no two folders share one.
+ */
+function encryptionKeyFor(userFolder) {
+	mkdirSync(userFolder, { recursive: true, mode: 0o700 });
+	chmodSync(userFolder, 0o700);
+	const file = join(userFolder, '.encryption-key');
+	if (!existsSync(file))
+		writeFileSync(file, randomBytes(24).toString('base64url'), { mode: 0o600, flag: 'wx' });
+	return readFileSync(file, 'utf8').trim();
+}
+
+/** The environment n8n runs with here: no telemetry, loopback only, the folder's own encryption key. */
 function n8nEnv(nodeBin, userFolder, port, brokerPort, extra = {}) {
 	return {
 		PATH: `${nodeBin}:${process.env.PATH}`,
 		HOME: process.env.HOME,
 		N8N_USER_FOLDER: userFolder,
-		N8N_ENCRYPTION_KEY: 'social-content-local-key-0123456789',
+		N8N_ENCRYPTION_KEY: encryptionKeyFor(userFolder),
 		N8N_PORT: String(port),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
@@ -115,6 +139,7 @@ async function setupOwner(url, email, password) {
 }
 
 module.exports = {
+	encryptionKeyFor,
 	ROOT,
 	PACKAGE_NAME,
 	installN8n,
