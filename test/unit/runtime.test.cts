@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const runtime = require('../../scripts/n8n-runtime.js') as {
 	encryptionKeyFor: (userFolder: string) => string;
 	n8nEnv: (

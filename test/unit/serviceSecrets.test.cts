@@ -47,6 +47,29 @@ const SECRET_FIELDS: IDataObject = {
 	authorization: 'SVC-SECRET-authorization',
 	cookie: 'SVC-SECRET-cookie',
 	jwt: 'SVC-SECRET-jwt',
+	// Read by the parts of their names (#50).
+	secretKey: 'SVC-SECRET-secretKey',
+	secret_key: 'SVC-SECRET-secret_key',
+	accessKey: 'SVC-SECRET-accessKey',
+	aws_secret_access_key: 'SVC-SECRET-aws_secret_access_key',
+	encryptionKey: 'SVC-SECRET-encryptionKey',
+	clientKey: 'SVC-SECRET-clientKey',
+	privateKeyPem: 'SVC-SECRET-privateKeyPem',
+	passphrase: 'SVC-SECRET-passphrase',
+	pin: 'SVC-SECRET-pin',
+	sessionId: 'SVC-SECRET-sessionId',
+	session: 'SVC-SECRET-session',
+	sid: 'SVC-SECRET-sid',
+	auth: 'SVC-SECRET-auth',
+	bearer: 'SVC-SECRET-bearer',
+	credential: 'SVC-SECRET-credential',
+	tokens: 'SVC-SECRET-tokens',
+	accessTokens: 'SVC-SECRET-accessTokens',
+	secrets: 'SVC-SECRET-secrets',
+	passwords: 'SVC-SECRET-passwords',
+	apiKeys: 'SVC-SECRET-apiKeys',
+	// JSON text in any field, not only a post's settings.
+	metadata: JSON.stringify({ note: 'kept', refresh_token: 'SVC-SECRET-in-json-text' }),
 };
 
 /** A record with the fields the operations read, and secrets at every depth. */
@@ -163,20 +186,30 @@ describe('no secret of the service reaches an item', () => {
 			credits: 3,
 			score: 80,
 			connected: true,
-			integration: { id: 'ch_x', name: 'X' },
-			nested: { list: [{ id: 'inner' }] },
+			// JSON text keeps what is not secret.
+			metadata: '{"note":"kept"}',
+			integration: { id: 'ch_x', name: 'X', metadata: '{"note":"kept"}' },
+			nested: { list: [{ id: 'inner', metadata: '{"note":"kept"}' }], metadata: '{"note":"kept"}' },
 		});
 		expect(
 			[
-				'tokens',
 				'tokenExpiration',
 				'secretary',
 				'passwordHint',
 				'nextPageToken',
 				'maxTokens',
 				'publicKey',
-			].filter(isSecretField),
+				'key',
+				'keyId',
+				'objectKey',
+				'author',
+				'pinned',
+				'keyboard',
+			].filter((name) => isSecretField(name)),
 		).toEqual([]);
+		// A number under a token's name is a count, not a token.
+		expect(isSecretField('tokens', 512)).toBe(false);
+		expect(isSecretField('tokens', 'SVC-SECRET-tokens')).toBe(true);
 	});
 
 	test.each(Object.keys(OPERATIONS))('%s: its output items hold none', async (key) => {

@@ -1,31 +1,95 @@
 /**
  * Fields that hold a secret of someone's, wherever they sit in a service answer: a channel's
  * OAuth tokens (the real backend's Disconnect answers the whole channel record, `token` and
- * `refreshToken` included), passwords, keys, and `customInstanceDetails` (the real backend keeps
- * a self-hosted network's login in it, and strips it from its own post lists for that reason).
- * Names are compared in any case, with `_` and `-` ignored, so `refresh_token` and
- * `Client-Secret` count too; so does any name ending in token, secret, password or key of a kind
- * (`idToken`, `oauth_token_secret`, `appPassword`, `privateKey`), except a page's token, which
- * only points to the next page.
+ * `refreshToken` included), passwords, keys, sessions, and `customInstanceDetails` (the real
+ * backend keeps a self-hosted network's login in it, and strips it from its own post lists for
+ * that reason). A name is read by its parts (`aws_secret_access_key`, `privateKeyPem`,
+ * `Client-Secret`, `apiKeys`): any part that names a secret makes it one, singular or plural,
+ * unless another part says the field only describes one (`tokenExpiration`, `passwordHint`,
+ * `maxTokens`, `nextPageToken`). A key is a secret unless it is one that names or finds a thing
+ * (`key`, `publicKey`, `keyId`, `objectKey`). A number under a token's name is a count.
  */
-const SECRET_FIELDS = new Set([
-	'apikey',
+const SECRET_FIELDS = new Set(['custominstancedetails', 'setcookie', 'apikey', 'privatekey']);
+const SECRET_WORDS = new Set([
+	'secret',
+	'token',
+	'password',
+	'passwd',
+	'passphrase',
+	'session',
+	'sid',
+	'auth',
 	'authorization',
+	'bearer',
+	'credential',
+	'pin',
 	'cookie',
-	'setcookie',
-	'custominstancedetails',
 	'jwt',
-	'privatekey',
-	'signingkey',
-	'credentials',
+	'apikey',
 ]);
-const SECRET_ENDINGS = ['token', 'secret', 'password', 'passwd', 'apikey', 'privatekey'];
-const PAGE_TOKENS = ['pagetoken', 'continuationtoken', 'cursortoken'];
+/** Parts that make a field a description of a secret, not the secret. */
+const DESCRIBING = new Set([
+	'hint',
+	'expiration',
+	'expires',
+	'expiry',
+	'expire',
+	'ttl',
+	'type',
+	'count',
+	'max',
+	'min',
+	'limit',
+	'used',
+	'total',
+	'length',
+	'page',
+	'next',
+	'continuation',
+	'cursor',
+	'url',
+	'uri',
+	'endpoint',
+	'required',
+	'enabled',
+]);
+/** Parts beside `key` that make it a name or an address, not a secret. */
+const NAMING_KEY = new Set([
+	'public',
+	'id',
+	'name',
+	'idempotency',
+	'sort',
+	'cache',
+	'partition',
+	'primary',
+	'foreign',
+	'object',
+	'storage',
+	'file',
+	'media',
+	's3',
+]);
 
-export function isSecretField(name: string): boolean {
-	const key = name.toLowerCase().replace(/[_-]/g, '');
-	if (PAGE_TOKENS.some((ending) => key.endsWith(ending))) return false;
-	return SECRET_FIELDS.has(key) || SECRET_ENDINGS.some((ending) => key.endsWith(ending));
+/** The parts of a name, lower case, plural `s` dropped: `aws_secret_access_key` → aws, secret, access, key. */
+function partsOf(name: string): string[] {
+	return name
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+		.toLowerCase()
+		.split(/[^a-z0-9]+/)
+		.filter(Boolean)
+		.map((part) => (part.length > 3 && part.endsWith('s') ? part.slice(0, -1) : part));
+}
+
+export function isSecretField(name: string, value?: unknown): boolean {
+	if (SECRET_FIELDS.has(name.toLowerCase().replace(/[_-]/g, ''))) return true;
+	const parts = partsOf(name);
+	if (parts.some((part) => DESCRIBING.has(part))) return false;
+	if (typeof value === 'number' && parts.includes('token')) return false;
+	if (parts.some((part) => SECRET_WORDS.has(part))) return true;
+	const key = parts.indexOf('key');
+	return key >= 0 && parts.length > 1 && !parts.some((part) => NAMING_KEY.has(part));
 }
 
 /**
@@ -35,10 +99,26 @@ export function isSecretField(name: string): boolean {
  */
 export function withoutSecrets(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(withoutSecrets);
+	if (typeof value === 'string') return withoutSecretsInText(value);
 	if (!value || typeof value !== 'object') return value;
 	const copy: Record<string, unknown> = {};
 	for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-		if (!isSecretField(key)) copy[key] = withoutSecrets(inner);
+		if (!isSecretField(key, inner)) copy[key] = withoutSecrets(inner);
 	}
 	return copy;
+}
+
+/** JSON text (an object or a list) with secrets inside, as the same text without them; any other text as it is. */
+function withoutSecretsInText(text: string): string {
+	const start = text.trimStart()[0];
+	if (start !== '{' && start !== '[') return text;
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		return text;
+	}
+	const stripped = withoutSecrets(parsed);
+	const again = JSON.stringify(stripped);
+	return again === JSON.stringify(parsed) ? text : again;
 }
