@@ -243,7 +243,7 @@ export const BUSY_ACCOUNT: Scenario[] = [
 			order: 'creation',
 			pendingAt: 'top',
 			pageSize: 7,
-			outputsInList: false,
+			outputsInList: true,
 		},
 		failedToo: false,
 		atActivation: 37,
