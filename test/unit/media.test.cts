@@ -177,6 +177,18 @@ describe('Import From URL: private addresses in every spelling are refused befor
 		['http://ip6-localhost/a.png', 'a name for this machine'],
 		['http://metadata.google.internal/computeMetadata/v1/', "cloud's metadata"],
 		['http://printer.local/a.png', 'a name for this machine, its network'],
+		// Names that answer the address they carry, or always this machine; cluster and cloud names (#50).
+		['http://127.0.0.1.nip.io/a.png', 'a loopback address (127.0.0.1), written in a name'],
+		['http://169.254.169.254.sslip.io/latest/', 'a link-local address (169.254.169.254)'],
+		['http://app-10-0-0-1.sslip.io/a.png', 'a private address (10.0.0.1)'],
+		['http://7f000001.nip.io/a.png', 'a loopback address (127.0.0.1)'],
+		['http://localtest.me/a.png', 'a name that always means this machine'],
+		['http://files.lvh.me/a.png', 'a name that always means this machine'],
+		['http://kubernetes.default.svc/api', "a name inside a cluster's own network"],
+		['http://web.shop.svc.cluster.local/a.png', 'a name for this machine, its network'],
+		['http://instance-data/latest/meta-data/', "cloud's metadata"],
+		['http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/a.png', 'a loopback address (127.0.0.1)'],
+		['http://[2001:db8::200:5efe:a00:1]/a.png', 'a private address (10.0.0.1)'],
 	])('%s: %s', (url, reason) => {
 		expect(notPublicReason(new URL(url))).toContain(reason);
 	});
@@ -188,6 +200,9 @@ describe('Import From URL: private addresses in every spelling are refused befor
 		'http://[2606:4700::1111]/a.png',
 		'http://[2002:808:808::]/a.png',
 		'http://internal.example.com/a.png',
+		'http://8.8.8.8.nip.io/a.png',
+		'http://svc.example.com/a.png',
+		'http://kubernetes.io/a.png',
 	])('%s: may be public (left to the service)', (url) => {
 		expect(notPublicReason(new URL(url))).toBeUndefined();
 	});

@@ -3,13 +3,24 @@
  * public http or https addresses are accepted". Only what the URL itself shows is judged: names
  * that always mean this machine, its network or a cloud's metadata service, and literal IPs, in
  * whatever notation the URL parser normalises (`127.1`, `0x7f000001`, `[::ffff:127.0.0.1]`,
- * NAT64 and 6to4 forms). Other host names are left to the service, which resolves them.
+ * NAT64, 6to4, Teredo and ISATAP forms), and names of wildcard-DNS services that answer the
+ * address written in the name (`127.0.0.1.nip.io`, `10-0-0-1.sslip.io`) or always this machine
+ * (`localtest.me`). Other host names are left to the service, which resolves them.
  */
 export function notPublicReason(url: URL): string | undefined {
 	const host = url.hostname.toLowerCase().replace(/\.$/, '');
 	if (host === 'localhost' || host.endsWith('.localhost')) return 'this machine (localhost)';
+	const under = (names: string[]) =>
+		names.some((name) => host === name || host.endsWith(`.${name}`));
 	if (LOCAL_NAMES.includes(host) || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix)))
 		return `a name for this machine, its network or its cloud's metadata (${host})`;
+	if (under(CLUSTER_NAMES)) return `a name inside a cluster's own network (${host})`;
+	if (under(LOOPBACK_SERVICES)) return `a name that always means this machine (${host})`;
+	const wildcard = WILDCARD_SERVICES.find((name) => host.endsWith(`.${name}`));
+	if (wildcard) {
+		const reason = embeddedAddressReason(host.slice(0, -wildcard.length - 1));
+		if (reason) return `${reason}, written in a name that answers it (${host})`;
+	}
 	if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return ipv4Reason(host.split('.').map(Number));
 	if (host.startsWith('[') && host.endsWith(']')) return ipv6Reason(host.slice(1, -1));
 	return undefined;
@@ -22,8 +33,31 @@ const LOCAL_NAMES = [
 	'ip6-loopback',
 	'metadata',
 	'metadata.google.internal',
+	'instance-data',
 ];
 const LOCAL_SUFFIXES = ['.localdomain', '.internal', '.local', '.home.arpa'];
+/** Names a cluster (Kubernetes) answers inside its own network. */
+const CLUSTER_NAMES = ['kubernetes', 'kubernetes.default', 'svc', 'cluster.local'];
+/** Public names that always answer 127.0.0.1 (for any name under them too). */
+const LOOPBACK_SERVICES = ['localtest.me', 'lvh.me', 'vcap.me', 'localho.st', 'lacolhost.com'];
+/** Wildcard-DNS services that answer the address written in the name. */
+const WILDCARD_SERVICES = ['nip.io', 'sslip.io', 'xip.io', 'traefik.me', 'nip.direct'];
+
+/**
+ * The address a wildcard-DNS name carries (`a.127.0.0.1`, `app-10-0-0-1`, `7f000001`), judged as
+ * that address; undefined when it carries none, or a public one.
+ */
+function embeddedAddressReason(labels: string): string | undefined {
+	const dotted = /(?:^|[.-])(\d{1,3})[.-](\d{1,3})[.-](\d{1,3})[.-](\d{1,3})$/.exec(labels);
+	const hex = /(?:^|[.-])([0-9a-f]{8})$/.exec(labels);
+	const octets = dotted
+		? dotted.slice(1, 5).map(Number)
+		: hex
+			? octetsOf(parseInt(hex[1].slice(0, 4), 16), parseInt(hex[1].slice(4), 16))
+			: undefined;
+	if (!octets || octets.some((octet) => octet > 255)) return undefined;
+	return ipv4Reason(octets);
+}
 
 /** Ranges that are not public: network address, prefix length, what it is. */
 const IPV4_RANGES: Array<[address: number[], bits: number, kind: string]> = [
@@ -77,6 +111,11 @@ function ipv6Reason(text: string): string | undefined {
 	if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return ipv4Reason(last);
 	if (groups[0] === 0x64 && groups[1] === 0xff9b) return ipv4Reason(last);
 	if (groups[0] === 0x2002) return ipv4Reason(octetsOf(groups[1], groups[2]));
+	// Teredo (2001:0::/32): the client's address, inverted, in the last 32 bits.
+	if (groups[0] === 0x2001 && groups[1] === 0)
+		return ipv4Reason(octetsOf(groups[6] ^ 0xffff, groups[7] ^ 0xffff));
+	// ISATAP: an interface id of ::0:5efe:a.b.c.d or ::200:5efe:a.b.c.d under any prefix.
+	if ((groups[4] === 0 || groups[4] === 0x200) && groups[5] === 0x5efe) return ipv4Reason(last);
 	return undefined;
 }
 
