@@ -78,6 +78,14 @@ function withoutModelSettings(env) {
 	return copy;
 }
 
+/** The file a mutant is applied to now, and its text: put back however the run ends. */
+let applied;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+	process.on(signal, () => {
+		if (applied) writeFileSync(applied.path, applied.source);
+		process.exit(130);
+	});
+
 const only = process.argv.slice(2);
 const results = [];
 for (const mutant of MUTANTS.filter((m) => !only.length || only.includes(m.name))) {
@@ -85,8 +93,10 @@ for (const mutant of MUTANTS.filter((m) => !only.length || only.includes(m.name)
 	const source = readFileSync(path, 'utf8');
 	if (!source.includes(mutant.from)) {
 		results.push({ ...mutant, verdict: 'NOT APPLIED (source changed)' });
+		console.log(`${mutant.name}: NOT APPLIED (the source no longer has the text it replaces)`);
 		continue;
 	}
+	applied = { path, source };
 	writeFileSync(path, source.replace(mutant.from, mutant.to));
 	try {
 		const run = spawnSync('npx', ['jest', 'test/unit/triggerModel.test.cts'], {
@@ -98,6 +108,7 @@ for (const mutant of MUTANTS.filter((m) => !only.length || only.includes(m.name)
 		results.push({ ...mutant, verdict: run.status === 0 ? 'SURVIVED' : `caught: ${cause}` });
 	} finally {
 		writeFileSync(path, source);
+		applied = undefined;
 	}
 	console.log(`${mutant.name}: ${results[results.length - 1].verdict}`);
 }
