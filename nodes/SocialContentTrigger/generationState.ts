@@ -38,7 +38,7 @@ import { hashesThatFit, KeyMemory } from './idMemory';
 export interface GenerationState {
 	/** The layout: a later release that changes it reads this to carry the state over. */
 	v: 1;
-	/** Writes so far: tells which of two copies of the state is newer (see stateCopies.ts). */
+	/** Writes so far: tells which of two copies of the state is newer (see pollStore.ts). */
 	seq: number;
 	/** 48-bit hashes of "id|status" of the finished generations read, newest first, base64. */
 	seen: string;

@@ -48,7 +48,7 @@ const MIN_TIME_PER_GENERATION_MS = 1500;
 const READ_SHARE = 0.5;
 /** An unpaged list is looked at in slices of this many: a quiet poll stops at the first it knows. */
 const SLICE = 100;
-/** Hashes of the memory kept in the activation record (see stateCopies.ts). */
+/** Hashes of the memory kept in the activation record (see pollStore.ts). */
 const RECORD_SEEN = 1000;
 
 /**

@@ -35,7 +35,7 @@ export interface PostEventState {
 	waiting: string;
 	/** n8n's clock (ms) at the last read that showed posts. */
 	readAtMs: number;
-	/** The account the state belongs to (see stateCopies.ts). */
+	/** The account the state belongs to (see pollStore.ts). */
 	account?: string;
 }
 

@@ -21,8 +21,6 @@ import {
 	type GenerationOutput,
 } from './shapes';
 
-export const GENERATION_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
-
 /**
  * GET /studio/generations/:id. `namedByUser`: the id came from a parameter, so a 500 may mean an
  * unknown id (not after a start of ours, where it means the service failed).

@@ -24,7 +24,7 @@ export function requiredText(
 	return text;
 }
 
-/** The id from a resource locator (list, ID or URL mode), or a plain string parameter. */
+/** The id from a resource locator (from the list or by ID), or a plain string parameter. */
 export function locatorId(
 	ctx: IExecuteFunctions,
 	name: string,
