@@ -47,6 +47,8 @@ export interface WaitOptions {
 	timeoutMs: number;
 	firstIntervalMs: number;
 	maxIntervalMs: number;
+	/** At the timeout, answer the generation as it is (still queued or running) instead of failing. */
+	answerWhenTimedOut?: boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function waitForGeneration(
 		if (generation.status === 'done') return generation;
 		if (generation.status === 'failed') throw generationFailedError(ctx, generation, itemIndex);
 		const left = deadline - run.clock.now();
+		if (left <= 0 && options.answerWhenTimedOut) return generation;
 		if (left <= 0) {
 			throw withGenerationId(
 				new NodeApiError(

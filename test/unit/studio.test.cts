@@ -9,6 +9,10 @@ import {
 	runAction,
 	startGeneration,
 } from '../helpers/fixtures.cjs';
+import { clockNow } from '../helpers/clock.cjs';
+import { PACKAGE, registerNodeType } from '../helpers/harness.cjs';
+import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
+import { TOOL_WAIT_MS } from '../../nodes/SocialContent/actions/studio/startGeneration.operation';
 
 const GEN = `${API_PATH}/studio/generations`;
 const formats = [
@@ -297,6 +301,57 @@ describe('Studio → Start Generation', () => {
 		);
 		expect((result.error as { description?: string }).description).toContain('gen_slow');
 		expect(counted.starts).toBe(1);
+	});
+
+	describe('as a tool (an AI agent or an MCP client): the call returns before its caller gives up (#50)', () => {
+		const TOOL_TYPE = `${PACKAGE}.socialContentTool`;
+		registerNodeType(TOOL_TYPE, new SocialContent());
+		const startAsTool = async (parameters: INodeParameters = {}) =>
+			await runAction(
+				startGeneration(
+					'wall_of_text',
+					{ hook: 'x' },
+					{ waitForCompletion: true, downloadOutputs: false, ...parameters },
+				),
+				{ nodeType: TOOL_TYPE },
+			);
+
+		test(`still running after ${TOOL_WAIT_MS / 1000} s: its id, its status and what to call next, within the bound; started once`, async () => {
+			const { counted, scope } = countStarts('gen_long');
+			scope.get(`${GEN}/gen_long`).times(1000).reply(200, { id: 'gen_long', status: 'running' });
+			const before = clockNow();
+			const result = await startAsTool({ timeout: 15 });
+			const took = clockNow() - before;
+			expect(result.error).toBeUndefined();
+			expect(result.output(NODE).map((item) => item.json)).toEqual([
+				{
+					id: 'gen_long',
+					status: 'running',
+					credits: 2,
+					message:
+						'Generation gen_long was started (once, and charged) and is still running. Do not start it again: call "Get Generation" with generationId gen_long in a minute to read its outputs.',
+				},
+			]);
+			expect(took).toBeGreaterThanOrEqual(TOOL_WAIT_MS);
+			expect(took).toBeLessThan(TOOL_WAIT_MS + 6_000);
+			expect(counted.starts).toBe(1);
+		});
+
+		test('done within the bound: the result, as in a workflow', async () => {
+			const { scope } = countStarts('gen_quick');
+			scope
+				.get(`${GEN}/gen_quick`)
+				.reply(200, { id: 'gen_quick', status: 'running' })
+				.get(`${GEN}/gen_quick`)
+				.reply(200, {
+					id: 'gen_quick',
+					status: 'done',
+					outputs: [{ id: 'm1', path: '/uploads/q.png' }],
+				});
+			const result = await startAsTool({ pollInterval: 1 });
+			expect(result.error).toBeUndefined();
+			expect(result.output(NODE)[0].json).toMatchObject({ id: 'gen_quick', status: 'done' });
+		});
 	});
 
 	test('a failed check while waiting says the generation was started, its id, and where to look', async () => {

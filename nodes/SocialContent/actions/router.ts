@@ -9,6 +9,7 @@ import * as post from './post';
 import * as studio from './studio';
 import type { ResourceName, SocialContentOperations } from './node.type';
 import type { Operation } from './types';
+import { isToolRun } from './fields/parameters';
 import { createdId } from '../../shared/shapes';
 import { RunContext } from '../../shared/transport';
 
@@ -99,11 +100,6 @@ const NOTHING_FOUND = {
 	found: 0,
 	message: 'Nothing was found: the service answered with an empty list',
 };
-
-/** n8n runs a node offered to an AI agent as the node type with "Tool" after its name. */
-function isToolRun(ctx: IExecuteFunctions): boolean {
-	return ctx.getNode().type.endsWith('Tool');
-}
 
 /**
  * A failed item stops the node and n8n drops the outputs of the items that succeeded. For an

@@ -105,3 +105,8 @@ export function parseScalar(value: string): IDataObject[string] {
 	}
 	return value;
 }
+
+/** n8n runs a node offered to an AI agent or an MCP client as the node type with "Tool" after its name. */
+export function isToolRun(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}

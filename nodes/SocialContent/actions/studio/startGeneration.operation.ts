@@ -12,7 +12,7 @@ import { generationItem, waitForGeneration } from '../../../shared/generations';
 import { normaliseGeneration } from '../../../shared/shapes';
 import { mappedInputs, type FormatNamed } from '../fields/mappedInputs';
 import { simplifyProperty } from '../../../shared/simplify';
-import { jsonObject, keyValuePairs, locatorId } from '../fields/parameters';
+import { isToolRun, jsonObject, keyValuePairs, locatorId } from '../fields/parameters';
 
 const show = { resource: ['studio'], operation: ['startGeneration'] };
 
@@ -230,15 +230,42 @@ export async function execute(
 		return [await generationItem(this, run, generation, { download: false, simplify }, itemIndex)];
 	}
 
+	// A tool's caller (an agent, an MCP client) gives up after its own timeout, often 60 s, and n8n
+	// goes on regardless: it gets the generation's id in time, and what to call next.
+	const asTool = isToolRun(this);
+	const timeoutMs = Number(this.getNodeParameter('timeout', itemIndex, 15)) * 60_000;
 	const done = await waitForGeneration(this, run, String(generation.id), itemIndex, {
-		timeoutMs: Number(this.getNodeParameter('timeout', itemIndex, 15)) * 60_000,
+		timeoutMs: asTool ? Math.min(timeoutMs, TOOL_WAIT_MS) : timeoutMs,
 		firstIntervalMs: Number(this.getNodeParameter('pollInterval', itemIndex, 3)) * 1000,
-		maxIntervalMs: 30_000,
+		maxIntervalMs: asTool ? 5_000 : 30_000,
+		answerWhenTimedOut: asTool,
 	});
+	if (done.status !== 'done') return [stillRunningItem(generation, done, itemIndex)];
 	// Keep what only the start answer tells (the credits charged).
 	const merged = { ...generation, ...done, credits: done.credits ?? generation.credits };
 	const download = this.getNodeParameter('downloadOutputs', itemIndex, true) as boolean;
 	return [await generationItem(this, run, merged, { download, simplify }, itemIndex)];
+}
+
+/** Longest a tool call waits for its generation: well inside a caller's usual 60 s. */
+export const TOOL_WAIT_MS = 40_000;
+
+/** What a tool call answers for a generation still running at TOOL_WAIT_MS: its id, and what to do next. */
+function stillRunningItem(
+	started: IDataObject,
+	now: IDataObject,
+	itemIndex: number,
+): INodeExecutionData {
+	const id = String(started.id);
+	return {
+		json: {
+			id,
+			status: String(now.status),
+			credits: (now.credits ?? started.credits ?? null) as IDataObject[string],
+			message: `Generation ${id} was started (once, and charged) and is still ${String(now.status)}. Do not start it again: call "Get Generation" with generationId ${id} in a minute to read its outputs.`,
+		},
+		pairedItem: { item: itemIndex },
+	};
 }
 
 /** The `input` object, from whichever way the user gave it; required inputs checked before sending. */
