@@ -165,6 +165,8 @@ describe('the trigger, when an output file stalls', () => {
 		const local = await localServer((req: IncomingMessage, res: ServerResponse) => {
 			const json = (body: unknown) =>
 				res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+			if (req.url?.startsWith('/api/public/v1/agents/ping'))
+				return json({ ok: true, organization: 'org_1', tools: [] });
 			if (req.url?.startsWith('/api/public/v1/studio/generations/gen_1')) return json(listed[0]);
 			if (req.url?.startsWith('/api/public/v1/studio/generations')) return json(listed);
 			if (req.url === '/uploads/out.bin') return stall ? stallHalfway(res) : sendWhole(res);
