@@ -54,6 +54,8 @@ export interface GenerationState {
 	account?: string;
 	/** How long the list was at the last read that saw its end. */
 	shown?: number;
+	/** The next poll takes a new starting point (see pollGenerations.ts, a list replaced). */
+	startAgain?: true;
 	/**
 	 * Set while every read since the starting point showed an empty list (n8n's clock at the first):
 	 * a new account, or a service answering `[]` for a moment. See EMPTY_START_MAX_NEW.

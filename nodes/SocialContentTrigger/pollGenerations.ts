@@ -24,6 +24,7 @@ import {
 	settle,
 	writeState,
 	type DueGeneration,
+	type GenerationState,
 	type ScanState,
 } from './generationState';
 
@@ -72,7 +73,7 @@ export async function pollGenerations(
 		}),
 	});
 	const state = family.state;
-	if (!state) {
+	if (!state || state.startAgain) {
 		// The starting point: what is already finished is old, not an event. Only a read that shows
 		// a list is one: an answer with no list would make the whole history new at the next poll.
 		let read = 0;
@@ -86,7 +87,11 @@ export async function pollGenerations(
 			);
 			return { items: [], commit: family.commitOf(undefined) };
 		}
-		return { items: [], commit: family.commitOf(baseline(reading, run.clock.now())) };
+		const start = baseline(reading, run.clock.now());
+		// Taken again over a list that replaced the one remembered: what was due, and what was seen
+		// running and is finished now, still fires.
+		const again = state ? startedAgain(state, start, reading.entries) : start;
+		return { items: [], commit: family.commitOf(again) };
 	}
 
 	const seen = new KeyMemory(state.seen);
@@ -119,10 +124,22 @@ export async function pollGenerations(
 	}
 
 	const decided = plan(state, { ...reading, entries }, run.clock.now(), seen);
-	if (decided.replaced)
+	if (decided.replaced) {
 		run.n8n.logger.warn(
 			'Social Content Trigger: the list of generations shows none of those the trigger remembers (deleted, or another history): what it shows now is taken as the starting point and does not fire',
 		);
+		// A read over several polls kept only part of what it read: the next poll reads the list
+		// from the top as a starting point, so what it did not keep is not taken for new.
+		if (state.scan) {
+			const next: GenerationState = {
+				...state,
+				seq: state.seq + 1,
+				scan: undefined,
+				startAgain: true,
+			};
+			return { items: [], commit: family.commitOf(next) };
+		}
+	}
 	if (state.emptyAtMs !== undefined && decided.listed.length > 0 && !decided.finished.length)
 		run.n8n.logger.info(
 			'Social Content Trigger: the list was empty when the trigger started; the generations it shows now are taken as what was there before, and do not fire',
@@ -150,6 +167,33 @@ export async function pollGenerations(
 		.filter((key) => !fired.has(key));
 	const next = settle(state, { ...decided, pending }, { ...emitted, open, resolvedPending }, seen);
 	return { items: emitted.items, commit: family.commitOf(next) };
+}
+
+/** A new starting point that keeps what the state it replaces still owed. */
+function startedAgain(
+	state: GenerationState,
+	start: GenerationState,
+	entries: IDataObject[],
+): GenerationState {
+	const wasPending = new Set(state.pending);
+	const dueIds = new Set(state.due.map(([id]) => id));
+	const finishedNow = entries.filter(
+		(entry) =>
+			!isPending(entry) && wasPending.has(String(entry.id)) && !dueIds.has(String(entry.id)),
+	);
+	const done = new Set(finishedNow.map((entry) => String(entry.id)));
+	return {
+		...start,
+		seq: state.seq + 1,
+		due: [
+			...state.due,
+			...finishedNow.map((entry): DueGeneration => [String(entry.id), String(entry.status), 0]),
+		],
+		pending: [...new Set([...start.pending, ...state.pending.filter((id) => !done.has(id))])].slice(
+			0,
+			MAX_PENDING,
+		),
+	};
 }
 
 /** The entries a read cut short had read, as the decision sees them (see ScanState). */

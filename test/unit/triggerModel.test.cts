@@ -62,7 +62,7 @@ test(
 				path: PATH,
 				endOnFailure: false,
 				verbose: 1,
-				examples: PATH ? [] : BUSY_ACCOUNT.map((scenario) => [scenario] as [typeof scenario]),
+				examples: BUSY_ACCOUNT.map((scenario) => [scenario] as [typeof scenario]),
 			},
 		);
 		// eslint-disable-next-line no-console
