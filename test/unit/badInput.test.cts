@@ -261,20 +261,15 @@ const CASES: Case[] = [
 		() => api().get(`${API_PATH}/studio/generations/gen_nope`).reply(404, {}),
 	],
 	[
-		'list generations: the service refuses the status',
+		'list generations: a status no list has, refused before sending',
 		{
 			resource: 'studio',
 			operation: 'listGenerations',
 			status: '={{ "finished" }}',
 			returnAll: true,
 		},
-		'The service rejected the request: status: unknown status',
-		'NodeApiError',
-		() =>
-			api()
-				.get(`${API_PATH}/studio/generations`)
-				.query(true)
-				.reply(400, { errors: [{ field: 'status', message: 'unknown status' }] }),
+		'Status cannot be "finished": send one of "" (Any), done (Done), failed (Failed), queued (Queued), running (Running).',
+		'NodeOperationError',
 	],
 	// Channel
 	[
@@ -423,6 +418,24 @@ const CASES: Case[] = [
 		'Channel "Odd" has no identifier, so its network is unknown',
 		'NodeOperationError',
 		channels,
+	],
+	[
+		'post create: a Type no list has (a model sending "later"), refused before sending',
+		post({ type: '={{ "later" }}', date: '2026-12-01T10:00:00Z' }),
+		'Type cannot be "later": send one of schedule (Schedule), now (Publish Now), draft (Draft).',
+		'NodeOperationError',
+	],
+	[
+		'score: a platform no list has, by an expression, refused naming the ones to send',
+		{
+			resource: 'hook',
+			operation: 'score',
+			text: 'x',
+			platform: '={{ "myspace" }}',
+			customPlatform: 'x',
+		},
+		/^Platform cannot be "myspace": send one of .*tiktok \(TikTok\).*custom \(Custom\)/,
+		'NodeOperationError',
 	],
 	[
 		'create: words for a date',
