@@ -15,7 +15,8 @@ import { hashesThatFit, KeyMemory } from './idMemory';
  *    failed and later done (run again under its id) is a new key: it fires.
  * 2. Statuses (`pending`): ids seen `queued`/`running`. One seen finished later fires, wherever the
  *    list puts it. One the read did not reach is asked for by id (a few per poll); 404: forgotten.
- * 3. Position: the list grows at the top (newest first by creation, completion or update). An
+ * 3. Position: the list grows at the top (newest first by creation, completion or update; a list
+ *    whose times show it grows at its end is read from its end, `direction`). An
  *    unknown finished generation above the lowest known one in the reading is new; below it, old:
  *    past what the memory reaches, or brought into view by a deletion above it (a list cut to its
  *    newest entries). A read that reaches the end of the list and shows none it knows (everything
@@ -56,6 +57,8 @@ export interface GenerationState {
 	shown?: number;
 	/** The next poll takes a new starting point (see pollGenerations.ts, a list replaced). */
 	startAgain?: true;
+	/** The list grows at its end (its times say so): it is read from its last page up. */
+	direction?: 'oldestFirst';
 	/**
 	 * Set while every read since the starting point showed an empty list (n8n's clock at the first):
 	 * a new account, or a service answering `[]` for a moment. See EMPTY_START_MAX_NEW.
@@ -73,6 +76,8 @@ export type DueGeneration = [id: string, status: string, tries: number];
 export interface ScanState {
 	page: number;
 	cursor?: string | number;
+	/** Going up a list that grows at its end (see `direction`). */
+	backward?: true;
 	read: string[];
 }
 export const KNOWN_RUN = '*';
@@ -307,6 +312,7 @@ export function settle(
 			...(outcome.scan ? { scan: outcome.scan } : {}),
 			finishedUpToMs: laterOf(decided.finishedUpToMs, outcome.firedUpToMs ?? null),
 			account: state.account,
+			...(state.direction ? { direction: state.direction } : {}),
 			...(decided.shown === undefined ? {} : { shown: decided.shown }),
 			...(decided.emptyAtMs === undefined || known.length ? {} : { emptyAtMs: decided.emptyAtMs }),
 		},

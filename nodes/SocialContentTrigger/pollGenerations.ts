@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { generationItem, getGeneration } from '../shared/generations';
-import { finishTimeMs, normaliseGeneration } from '../shared/shapes';
+import { finishTimeMs, listDirection, normaliseGeneration } from '../shared/shapes';
 import { simplifyGeneration } from '../shared/simplify';
-import { walkPages, type PagePosition } from '../shared/paging';
+import { walkPages, walkPagesBackward, type PagePosition } from '../shared/paging';
 import type { RunContext } from '../shared/transport';
 import { openFamily, timeLeft, triesOf, type FamilyPoll } from './pollStore';
 import { KeyMemory } from './idMemory';
@@ -76,18 +76,33 @@ export async function pollGenerations(
 	if (!state || state.startAgain) {
 		// The starting point: what is already finished is old, not an event. Only a read that shows
 		// a list is one: an answer with no list would make the whole history new at the next poll.
-		let read = 0;
-		const reading = await readGenerations(run, {
-			stopAt: (slice) => (read += slice.length) >= MAX_SEEN,
+		const deepEnough = () => {
+			let read = 0;
+			return (slice: IDataObject[]) => (read += slice.length) >= MAX_SEEN;
+		};
+		let reading = await readGenerations(run, {
+			stopAt: deepEnough(),
 			untilMs: run.deadlineMs,
+			turnIfOldestFirst: true,
 		});
+		// A list that grows at its end: the starting point is its newest entries, read from the end.
+		const growsAtEnd = reading.direction === 'oldestFirst';
+		if (growsAtEnd)
+			reading = await readGenerations(run, {
+				stopAt: deepEnough(),
+				untilMs: run.deadlineMs,
+				backward: true,
+			});
 		if (!reading.entries.length && !reading.emptyList) {
 			run.n8n.logger.warn(
 				'Social Content Trigger: the answer to the list of generations held no list; the starting point is taken at the next poll that shows one',
 			);
 			return { items: [], commit: family.commitOf(undefined) };
 		}
-		const start = baseline(reading, run.clock.now());
+		const start = {
+			...baseline(reading, run.clock.now()),
+			...(growsAtEnd ? { direction: 'oldestFirst' as const } : {}),
+		};
 		// Taken again over a list that replaced the one remembered: what was due, and what was seen
 		// running and is finished now, still fires.
 		const again = state ? startedAgain(state, start, reading.entries) : start;
@@ -96,18 +111,38 @@ export async function pollGenerations(
 
 	const seen = new KeyMemory(state.seen);
 	const isKnown = knownTo(seen, new Set(state.due.map(([id]) => id)));
+	const backward = state.direction === 'oldestFirst';
 	const reading = await readGenerations(run, {
-		from: state.scan,
+		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
+		backward,
 		stopAt: (slice) =>
 			slice.some(isKnown) && slice.every((entry) => isPending(entry) || isKnown(entry)),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
 	});
+	if (reading.direction !== undefined && reading.direction !== (state.direction ?? 'newestFirst')) {
+		// The list now runs the other way: positions read so far mean nothing; start again.
+		run.n8n.logger.warn(
+			`Social Content Trigger: the list of generations now runs ${reading.direction === 'oldestFirst' ? 'oldest' : 'newest'} first; a new starting point is taken at the next poll`,
+		);
+		const turned: GenerationState = {
+			...state,
+			direction: reading.direction === 'oldestFirst' ? reading.direction : undefined,
+			seq: state.seq + 1,
+			scan: undefined,
+			startAgain: true,
+		};
+		return { items: [], commit: family.commitOf(turned) };
+	}
 	const entries = [...scanEntries(state.scan), ...reading.entries];
 	const pendingRead = entries.filter(isPending).map((entry) => String(entry.id));
 
 	if (reading.next) {
 		// Out of time before a page that decides: the read goes on at the next poll, from there.
-		const scan = { ...reading.next, read: compactScan(entries, isKnown) };
+		const scan: ScanState = {
+			...reading.next,
+			...(backward ? { backward: true as const } : {}),
+			read: compactScan(entries, isKnown),
+		};
 		run.n8n.logger.info(
 			`Social Content Trigger: the list of generations is deeper than one poll reads; ${scan.read.filter((text) => text !== KNOWN_RUN).length} unknown so far, reading on from page ${scan.page} at the next poll`,
 		);
@@ -228,46 +263,67 @@ interface GenerationReading {
 	length?: number;
 	/** Where to go on, when the read ran out of time before a page that decides. */
 	next?: PagePosition;
+	/** Which way the list runs, when its first page's times say. */
+	direction?: 'oldestFirst' | 'newestFirst';
 }
 
 /**
- * The list, from the top (or from `from`), until a slice `stopAt` says decides, the end, or
- * `untilMs`. An unpaged list is looked at a slice at a time, so a quiet poll stops early.
+ * The list, newest first (from its end, `backward`, for a list that grows there), from the top or
+ * from `from`, until a slice `stopAt` says decides, the end, or `untilMs`. An unpaged list is looked
+ * at a slice at a time, so a quiet poll stops early. `turnIfOldestFirst`: stop after a first page
+ * whose times show the list grows at its end (the caller reads it again backward).
  */
 async function readGenerations(
 	run: PollRun,
-	how: { from?: PagePosition; stopAt: (slice: IDataObject[]) => boolean; untilMs?: number },
+	how: {
+		from?: PagePosition;
+		backward?: boolean;
+		turnIfOldestFirst?: boolean;
+		stopAt: (slice: IDataObject[]) => boolean;
+		untilMs?: number;
+	},
 ): Promise<GenerationReading> {
 	const entries: IDataObject[] = [];
 	let emptyList = false;
 	let stopped = false;
 	let outOfTime = false;
 	let length = 0;
-	const { next } = await walkPages(
-		run,
-		'/studio/generations',
-		{ listKeys: ['generations'], maxPages: Infinity, from: how.from },
-		(list) => {
-			if (!entries.length && !list.length) emptyList = true;
-			length += list.length;
-			for (let start = 0; start < list.length && !stopped; start += SLICE) {
-				const slice = list
-					.slice(start, start + SLICE)
-					.map(normaliseGeneration)
-					.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
-				entries.push(...slice);
-				stopped = how.stopAt(slice);
-			}
-			outOfTime = !stopped && how.untilMs !== undefined && run.clock.now() >= how.untilMs;
-			return !stopped && !outOfTime;
-		},
-	);
+	let direction: GenerationReading['direction'];
+	let pages = 0;
+	const visit = (list: unknown[]) => {
+		if (!entries.length && !list.length) emptyList = true;
+		length += list.length;
+		const page = list
+			.map(normaliseGeneration)
+			.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
+		if (pages++ === 0) {
+			// In the list's own order: a backward read sees each page reversed.
+			const seen = listDirection(page);
+			direction = !how.backward
+				? seen
+				: seen && (seen === 'oldestFirst' ? 'newestFirst' : 'oldestFirst');
+			if (how.turnIfOldestFirst && direction === 'oldestFirst') return false;
+		}
+		for (let start = 0; start < page.length && !stopped; start += SLICE) {
+			const slice = page.slice(start, start + SLICE);
+			entries.push(...slice);
+			stopped = how.stopAt(slice);
+		}
+		outOfTime = !stopped && how.untilMs !== undefined && run.clock.now() >= how.untilMs;
+		return !stopped && !outOfTime;
+	};
+	const path = '/studio/generations';
+	const options = { listKeys: ['generations'], from: how.from };
+	const { next } = how.backward
+		? await walkPagesBackward(run, path, options, visit)
+		: await walkPages(run, path, { ...options, maxPages: Infinity }, visit);
 	return {
 		entries,
 		emptyList,
 		reachedEnd: !stopped && next === undefined,
 		...(next === undefined && !how.from ? { length } : {}),
 		...(outOfTime && next ? { next } : {}),
+		direction,
 	};
 }
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type MissingRoute, type RunContext } from './transport';
-import { hasMorePages, nextCursor, unwrapList } from './shapes';
+import { hasMorePages, nextCursor, pageCount, unwrapList } from './shapes';
 
 /** Return All / Limit, for the list operation they are shown in. */
 export function pagingFields(show: Record<string, string[]>): INodeProperties[] {
@@ -76,6 +76,45 @@ export async function walkPages(
 		const next = more ? { page: page + 1, ...(cursor !== undefined ? { cursor } : {}) } : undefined;
 		if (!visit(list) || !next) return { next };
 		qs = positionQuery(options.qs, next);
+	}
+	return {};
+}
+
+/**
+ * Reads a list that grows at its end from its last page to its first, each page last entry first,
+ * so the newest come first. Only a list numbered in pages that says how many it has can be read
+ * so: one that does not (one page, a cursor) gives its first page, reversed. `from` goes on down
+ * from a page an earlier read stopped above; the answer says where, when it stops early.
+ */
+export async function walkPagesBackward(
+	run: RunContext,
+	path: string,
+	options: { qs?: IDataObject; listKeys?: string[]; from?: PagePosition },
+	visit: (list: unknown[]) => boolean,
+): Promise<{ next?: PagePosition }> {
+	const read = async (page: number) => {
+		const response = await apiRequest(run, {
+			method: 'GET',
+			path,
+			qs: positionQuery(options.qs, { page }),
+		});
+		return {
+			response,
+			list: [...(unwrapList(response, options.listKeys) ?? [response])].reverse(),
+		};
+	};
+	let last = options.from?.page;
+	if (last === undefined) {
+		const first = await read(1);
+		last = pageCount(first.response) ?? 1;
+		if (last <= 1) {
+			visit(first.list);
+			return {};
+		}
+	}
+	for (let page = last; page >= 1; page--) {
+		const { list } = await read(page);
+		if (!visit(list)) return page > 1 ? { next: { page: page - 1 } } : {};
 	}
 	return {};
 }

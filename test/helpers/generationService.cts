@@ -23,6 +23,8 @@ export interface ListShape {
 	window?: number;
 	/** List entries carry outputs (else only a read by id does). */
 	outputsInList?: boolean;
+	/** The same order, the other way round: the list grows at its end. */
+	oldestFirst?: boolean;
 }
 
 interface Generation {
@@ -178,7 +180,8 @@ export class GenerationService {
 			this.shape.order === 'creation'
 				? [...this.generations].reverse()
 				: [...this.generations].sort((a, b) => rank(b) - rank(a));
-		return this.shape.window ? newestFirst.slice(0, this.shape.window) : newestFirst;
+		const shown = this.shape.window ? newestFirst.slice(0, this.shape.window) : newestFirst;
+		return this.shape.oldestFirst ? shown.reverse() : shown;
 	}
 
 	private publicRecord(generation: Generation, inList: boolean): IDataObject {

@@ -83,6 +83,31 @@ describe('a paged list sorted by last update', () => {
 	);
 });
 
+describe('a list that grows at its end (oldest first), its times say so', () => {
+	test.each<[string, ListShape]>([
+		['unpaged, by creation', { timestamps: 'finish', order: 'creation', oldestFirst: true }],
+		[
+			'paged 20, by completion',
+			{ timestamps: 'finish', order: 'completion', pageSize: 20, oldestFirst: true },
+		],
+		[
+			'paged 7, by update',
+			{ timestamps: 'finish', order: 'update', pageSize: 7, oldestFirst: true },
+		],
+	])(
+		'%s: 1,009 old ones never fire; 25 new fire once, oldest first; a touched old one does not',
+		async (_name, shape) => {
+			const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 1009));
+			expect((await polls(n8n, 2)).flat()).toEqual([]);
+			const burst = service.createDoneMany('new_', 25);
+			service.touch('old_500');
+			expect((await polls(n8n, 3)).flat()).toEqual(burst);
+			service.createDone('later');
+			expect((await polls(n8n, 2)).flat()).toEqual(['later']);
+		},
+	);
+});
+
 describe('a clean-up', () => {
 	test('9,001 finished; two of every three of the newest 6,000 deleted: nothing old fires; a new one does', async () => {
 		const shape: ListShape = { timestamps: 'none', order: 'creation' };

@@ -77,11 +77,8 @@ const FINISH_TIME_FIELDS = ['finishedAt', 'completedAt', 'doneAt', 'failedAt', '
  */
 export function finishTimeMs(generation: IDataObject): number | undefined {
 	for (const field of FINISH_TIME_FIELDS) {
-		const value = generation[field];
-		if (value === undefined || value === null || value === '') continue;
-		const ms =
-			typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(String(value));
-		if (Number.isFinite(ms)) return ms;
+		const ms = timeMs(generation[field]);
+		if (ms !== undefined) return ms;
 	}
 	return undefined;
 }
@@ -89,4 +86,45 @@ export function finishTimeMs(generation: IDataObject): number | undefined {
 /** The time a picker shows for a generation: when it finished, else last changed, else started. */
 export function generationTime(generation: IDataObject): unknown {
 	return finishTimeMs(generation) ?? generation.updatedAt ?? generation.createdAt;
+}
+
+/**
+ * Which way a list of generations runs, when its times say so: `oldestFirst` when its finished
+ * entries go up in time, `newestFirst` when they go down; undefined without times to tell. The
+ * spec shows neither order nor times. Of the times every finished entry has (when it finished,
+ * `updatedAt`, `createdAt`), the one the list follows most closely decides, and only when at
+ * least 9 in 10 of 4 or more steps go its way.
+ */
+export function listDirection(entries: IDataObject[]): 'oldestFirst' | 'newestFirst' | undefined {
+	const finished = entries.filter((entry) => entry.status === 'done' || entry.status === 'failed');
+	if (finished.length < 5) return undefined;
+	const readers: Array<(entry: IDataObject) => number | undefined> = [
+		finishTimeMs,
+		(entry) => timeMs(entry.updatedAt),
+		(entry) => timeMs(entry.createdAt),
+	];
+	let best: { lean: number; direction: 'oldestFirst' | 'newestFirst' } | undefined;
+	for (const read of readers) {
+		const times = finished.map(read);
+		if (times.some((time) => time === undefined)) continue;
+		let up = 0;
+		let down = 0;
+		for (let index = 1; index < times.length; index++) {
+			const step = times[index]! - times[index - 1]!;
+			if (step > 0) up++;
+			else if (step < 0) down++;
+		}
+		const lean = Math.abs(up - down) / Math.max(1, up + down);
+		if (up + down >= 4 && lean >= 0.8 && (!best || lean > best.lean))
+			best = { lean, direction: up > down ? 'oldestFirst' : 'newestFirst' };
+	}
+	return best?.direction;
+}
+
+/** A time as ms: ISO text, or a number of seconds or milliseconds. */
+function timeMs(value: unknown): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const ms =
+		typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(String(value));
+	return Number.isFinite(ms) ? ms : undefined;
 }

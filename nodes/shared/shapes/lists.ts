@@ -57,6 +57,14 @@ export function nextCursor(answer: unknown): string | number | undefined {
 		: undefined;
 }
 
+/** How many pages a list answer says there are (`pages`/`totalPages`/`pageCount`), if it says. */
+export function pageCount(answer: unknown): number | undefined {
+	if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return undefined;
+	const record = answer as IDataObject;
+	const pages = Number(record.pages ?? record.totalPages ?? record.pageCount);
+	return Number.isInteger(pages) && pages > 0 ? pages : undefined;
+}
+
 /**
  * Whether a list answer says there are pages after `page`: `pages`/`totalPages`/`pageCount` above
  * it, or `hasMore`, or a `nextPage`.
