@@ -19,7 +19,9 @@ import { hashesThatFit, KeyMemory } from './idMemory';
  *    whose times show it grows at its end is read from its end, `direction`). An
  *    unknown finished generation above the lowest known one in the reading is new; below it, old:
  *    past what the memory reaches, or brought into view by a deletion above it (a list cut to its
- *    newest entries). A read that reaches the end of the list and shows none it knows (everything
+ *    newest entries); unless the whole list was read and grew by exactly the unknown ones it shows
+ *    (nothing deleted, nothing old in view: all of them are new). A read that reaches the end of
+ *    the list and shows none it knows (everything
  *    it remembered deleted, or another history) fires nothing from position: the reading becomes
  *    the memory, and n8n's log says so; unless the list is no shorter than at the last read that
  *    saw its end: a list cut to its newest entries, through which more new ones than it shows have
@@ -207,7 +209,19 @@ export function plan(
 	// shorter, what the memory held was deleted or replaced (nothing fires).
 	const shrank =
 		state.shown === undefined || reading.length === undefined || reading.length < state.shown;
+	// A whole list that grew by exactly what it shows unknown: nothing was deleted and nothing old
+	// came into view, so every unknown finished generation is new, wherever it sits.
+	const arrivals = entries.filter(
+		(entry, index) => !known[index] && !pending.has(String(entry.id)) && !due.has(String(entry.id)),
+	).length;
+	const onlyArrivals =
+		reading.reachedEnd === true &&
+		arrivals > 0 &&
+		state.shown !== undefined &&
+		reading.length !== undefined &&
+		reading.length - state.shown === arrivals;
 	const replaced =
+		!onlyArrivals &&
 		!memoryEmpty &&
 		lowestKnown < 0 &&
 		reading.reachedEnd === true &&
@@ -242,7 +256,7 @@ export function plan(
 			if (memoryEmpty) return true;
 			if (finishedAt !== undefined && mark !== null && finishedAt < mark - FINISH_GUARD_SLACK_MS)
 				return false;
-			return lowestKnown < 0 ? !replaced : index < lowestKnown;
+			return onlyArrivals || (lowestKnown < 0 ? !replaced : index < lowestKnown);
 		})();
 		if (isNew) finished.push({ entry, index });
 	});

@@ -72,7 +72,7 @@ export async function pollGenerations(
 			seen: new KeyMemory(decided.seen).encode(RECORD_SEEN),
 		}),
 	});
-	const state = family.state;
+	let state = family.state;
 	if (!state || state.startAgain) {
 		// The starting point: what is already finished is old, not an event. Only a read that shows
 		// a list is one: an answer with no list would make the whole history new at the next poll.
@@ -119,7 +119,14 @@ export async function pollGenerations(
 			slice.some(isKnown) && slice.every((entry) => isPending(entry) || isKnown(entry)),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
 	});
-	if (reading.direction !== undefined && reading.direction !== (state.direction ?? 'newestFirst')) {
+	const turnedTo = reading.direction;
+	const turned = turnedTo !== undefined && turnedTo !== (state.direction ?? 'newestFirst');
+	if (turned && ((!seen.size && !state.due.length) || (reading.reachedEnd && !state.scan))) {
+		// Nothing remembered yet, or the whole list read: turned round, it is this read newest
+		// first; from the next poll on it is read from its other end.
+		reading.entries.reverse();
+		state = { ...state, direction: turnedTo === 'oldestFirst' ? turnedTo : undefined };
+	} else if (turnedTo !== undefined && turnedTo !== (state.direction ?? 'newestFirst')) {
 		// The list now runs the other way: positions read so far mean nothing; start again.
 		run.n8n.logger.warn(
 			`Social Content Trigger: the list of generations now runs ${reading.direction === 'oldestFirst' ? 'oldest' : 'newest'} first; a new starting point is taken at the next poll`,
@@ -263,7 +270,7 @@ interface GenerationReading {
 	length?: number;
 	/** Where to go on, when the read ran out of time before a page that decides. */
 	next?: PagePosition;
-	/** Which way the list runs, when its first page's times say. */
+	/** Which way the list runs, when the times of what was read say. */
 	direction?: 'oldestFirst' | 'newestFirst';
 }
 
@@ -292,17 +299,13 @@ async function readGenerations(
 	let pages = 0;
 	const visit = (list: unknown[]) => {
 		if (!entries.length && !list.length) emptyList = true;
-		length += list.length;
 		const page = list
 			.map(normaliseGeneration)
 			.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
-		if (pages++ === 0) {
-			// In the list's own order: a backward read sees each page reversed.
-			const seen = listDirection(page);
-			direction = !how.backward
-				? seen
-				: seen && (seen === 'oldestFirst' ? 'newestFirst' : 'oldestFirst');
-			if (how.turnIfOldestFirst && direction === 'oldestFirst') return false;
+		length += page.length;
+		if (pages++ === 0 && how.turnIfOldestFirst && listDirection(page) === 'oldestFirst') {
+			direction = 'oldestFirst';
+			return false;
 		}
 		for (let start = 0; start < page.length && !stopped; start += SLICE) {
 			const slice = page.slice(start, start + SLICE);
@@ -317,11 +320,14 @@ async function readGenerations(
 	const { next } = how.backward
 		? await walkPagesBackward(run, path, options, visit)
 		: await walkPages(run, path, { ...options, maxPages: Infinity }, visit);
+	// In the list's own order: a backward read sees it from its end.
+	direction ??= listDirection(how.backward ? [...entries].reverse() : entries);
 	return {
 		entries,
 		emptyList,
 		reachedEnd: !stopped && next === undefined,
-		...(next === undefined && !how.from ? { length } : {}),
+		// An answer with no list in it says nothing of the list's length.
+		...(next === undefined && !how.from && (length > 0 || emptyList) ? { length } : {}),
 		...(outOfTime && next ? { next } : {}),
 		direction,
 	};

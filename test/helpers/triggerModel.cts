@@ -114,11 +114,14 @@ const shapeArb: fc.Arbitrary<ListShape> = fc
 		pageSize: fc.option(fc.constantFrom(7, 20, 50, 97, 101, 500), { nil: undefined }),
 		window: fc.option(fc.constantFrom(53, 100, 1000), { nil: undefined, freq: 4 }),
 		outputsInList: fc.boolean(),
+		oldestFirst: fc.boolean(),
 	})
 	.map((shape) => ({
 		...shape,
 		// A list cut to its newest entries is not paged.
 		pageSize: shape.window ? undefined : shape.pageSize,
+		// Oldest first only where times say so (without them, a list must grow at the top).
+		oldestFirst: shape.oldestFirst && shape.timestamps === 'finish',
 	}));
 
 const changeArb: fc.Arbitrary<Change> = fc.oneof(
