@@ -674,8 +674,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		}
 	}
 	// Touched deep, hidden by an empty answer, or brought into view by a clean-up: may fire once.
-	for (const id of [...mayFireOnce, ...hiddenByEmpty, ...windowCleared])
-		if (!most.has(id)) most.set(id, 1);
+	for (const id of new Set([...mayFireOnce, ...hiddenByEmpty, ...windowCleared])) add(most, id);
 	const verdict: Verdict = {
 		firedTwice: [...fired]
 			.filter(([id, times]) => times > (most.get(id) ?? 0) && (most.get(id) ?? 0) > 0)
