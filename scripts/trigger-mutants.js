@@ -23,8 +23,8 @@ const MUTANTS = [
 		name: 'no-scan',
 		why: 'no progress rule: a read out of time starts again from the top at the next poll',
 		file: `${TRIGGER}/pollGenerations.ts`,
-		from: 'from: state.scan,',
-		to: 'from: undefined,',
+		from: '=== backward ? state.scan : undefined,',
+		to: '=== backward ? undefined : undefined,',
 	},
 	{
 		name: 'account-by-credential',
