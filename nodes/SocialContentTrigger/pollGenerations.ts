@@ -299,19 +299,26 @@ async function readGenerations(
 	let pages = 0;
 	const visit = (list: unknown[]) => {
 		if (!entries.length && !list.length) emptyList = true;
-		const page = list
-			.map(normaliseGeneration)
-			.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '');
-		length += page.length;
-		if (pages++ === 0 && how.turnIfOldestFirst && listDirection(page) === 'oldestFirst') {
-			direction = 'oldestFirst';
-			return false;
-		}
-		for (let start = 0; start < page.length && !stopped; start += SLICE) {
-			const slice = page.slice(start, start + SLICE);
+		length += list.filter(hasId).length;
+		// Each slice is read only when its turn comes: a quiet poll over a long unpaged list reads one.
+		const slices = Math.ceil(list.length / SLICE);
+		for (let index = 0; index < slices && !stopped; index++) {
+			const slice = list
+				.slice(index * SLICE, (index + 1) * SLICE)
+				.map(normaliseGeneration)
+				.filter(hasId);
+			if (pages === 0 && index === 0 && how.turnIfOldestFirst) {
+				// The first page's times say the list grows at its end: the caller reads it backward.
+				const first = list.slice(0, MAX_SEEN).map(normaliseGeneration);
+				if (listDirection(first) === 'oldestFirst') {
+					direction = 'oldestFirst';
+					return false;
+				}
+			}
 			entries.push(...slice);
 			stopped = how.stopAt(slice);
 		}
+		pages++;
 		outOfTime = !stopped && how.untilMs !== undefined && run.clock.now() >= how.untilMs;
 		return !stopped && !outOfTime;
 	};
@@ -465,6 +472,14 @@ export async function latestGeneration(
 			return await generationItem(run.n8n, run, detailed, options);
 	}
 	return undefined;
+}
+
+/** Whether a list entry (as read, or normalised) has an id. */
+function hasId(entry: unknown): boolean {
+	if (!entry || typeof entry !== 'object') return false;
+	const record = entry as IDataObject;
+	const id = (record.generation as IDataObject | undefined)?.id ?? record.id;
+	return id !== undefined && id !== null && id !== '';
 }
 
 function messageOf(error: unknown): string {

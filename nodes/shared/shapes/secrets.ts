@@ -83,13 +83,30 @@ function partsOf(name: string): string[] {
 }
 
 export function isSecretField(name: string, value?: unknown): boolean {
-	if (SECRET_FIELDS.has(name.toLowerCase().replace(/[_-]/g, ''))) return true;
+	let verdict = verdicts.get(name);
+	if (verdict === undefined) {
+		verdict = judgeName(name);
+		// Names repeat across the entries of a list: judged once (a bounded cache).
+		if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+		verdicts.set(name, verdict);
+	}
+	return verdict === 'token' ? typeof value !== 'number' : verdict === 'secret';
+}
+
+type Verdict = 'secret' | 'token' | 'not';
+const verdicts = new Map<string, Verdict>();
+const MAX_VERDICTS = 10_000;
+
+function judgeName(name: string): Verdict {
+	if (SECRET_FIELDS.has(name.toLowerCase().replace(/[_-]/g, ''))) return 'secret';
 	const parts = partsOf(name);
-	if (parts.some((part) => DESCRIBING.has(part))) return false;
-	if (typeof value === 'number' && parts.includes('token')) return false;
-	if (parts.some((part) => SECRET_WORDS.has(part))) return true;
+	if (parts.some((part) => DESCRIBING.has(part))) return 'not';
+	if (parts.some((part) => SECRET_WORDS.has(part)))
+		return parts.includes('token') ? 'token' : 'secret';
 	const key = parts.indexOf('key');
-	return key >= 0 && parts.length > 1 && !parts.some((part) => NAMING_KEY.has(part));
+	return key >= 0 && parts.length > 1 && !parts.some((part) => NAMING_KEY.has(part))
+		? 'secret'
+		: 'not';
 }
 
 /**
