@@ -103,6 +103,7 @@ test.each<Engine>(['durable', 'durableCursors'])(
 		n8n.durablePollBudgetMs = 3000; // ours: 80 % of it, 2.4 s
 		await n8n.activate();
 		nock.cleanAll();
+		servePing();
 		nock('https://app.example.com')
 			.get(GENERATIONS_PATH)
 			.query(true)
