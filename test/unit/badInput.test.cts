@@ -144,14 +144,28 @@ const CASES: Case[] = [
 		formats,
 	],
 	[
-		'start: unknown format, the service refuses',
-		start({ format: id('nope') }),
-		'The service rejected the request: formatId: unknown format',
-		'NodeApiError',
-		() =>
+		'start: unknown format, the service refuses: the formats that exist are named (#50)',
+		start({ format: id('carousel') }),
+		'There is no format "carousel" on this instance: send one of slideshow, free_form.',
+		'NodeOperationError',
+		() => {
 			api()
 				.post(`${API_PATH}/studio/generations`)
-				.reply(400, { errors: [{ field: 'formatId', message: 'unknown format' }] }),
+				.reply(400, { errors: [{ field: 'formatId', message: 'unknown format' }] });
+			formats();
+		},
+	],
+	[
+		'start: the service refuses a known format: its own words',
+		start({ format: id('slideshow') }),
+		'The service rejected the request: input: too long',
+		'NodeApiError',
+		() => {
+			api()
+				.post(`${API_PATH}/studio/generations`)
+				.reply(400, { errors: [{ field: 'input', message: 'too long' }] });
+			formats();
+		},
 	],
 	[
 		'start: malformed Inputs (JSON)',

@@ -72,6 +72,23 @@ describe('transport: error statuses', () => {
 		const result = await probe({ method: 'POST', path: '/hooks/score', body: {} });
 		expect(result.error?.message).toBe('The service rejected the request: text is required');
 		expect((result.error as NodeApiError).httpCode).toBe('400');
+		// No field named: says so, instead of pointing at a name that is not there (#50).
+		expect((result.error as NodeApiError).description).toBe(
+			'The service named no field: check the parameters this operation sends against its words, and run again.',
+		);
+	});
+
+	test('400 with one field error: the description names that field (#50)', async () => {
+		api()
+			.post(`${API_PATH}/hooks/score`)
+			.reply(400, { errors: [{ field: 'platform', message: 'unknown platform' }] });
+		const result = await probe({ method: 'POST', path: '/hooks/score', body: {} });
+		expect(result.error?.message).toBe(
+			'The service rejected the request: platform: unknown platform',
+		);
+		expect((result.error as NodeApiError).description).toBe(
+			'Fix "platform", the field the service named, and run again.',
+		);
 	});
 
 	test.each([

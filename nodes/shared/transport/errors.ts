@@ -132,7 +132,9 @@ export function statusError(
 				`The service rejected the request: ${saidText || 'validation failed'}`,
 				said.length > 1
 					? `Fix these fields and run again:\n- ${said.join('\n- ')}`
-					: 'Fix the parameter named above and run again.',
+					: /^[\w.[\]-]+: /.test(said[0] ?? '')
+						? `Fix "${said[0].slice(0, said[0].indexOf(':'))}", the field the service named, and run again.`
+						: 'The service named no field: check the parameters this operation sends against its words, and run again.',
 			);
 		case 401:
 			return error(

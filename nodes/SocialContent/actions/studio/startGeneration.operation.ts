@@ -224,7 +224,9 @@ export async function execute(
 		run,
 		{ method: 'POST', path: '/studio/generations', body: { formatId, input } },
 		itemIndex,
-	);
+	).catch(async (error: unknown) => {
+		throw await unknownFormatError(this, run, formatId, itemIndex, error);
+	});
 	const generation = normaliseGeneration(started);
 	if (!this.getNodeParameter('waitForCompletion', itemIndex, true)) {
 		return [await generationItem(this, run, generation, { download: false, simplify }, itemIndex)];
@@ -245,6 +247,34 @@ export async function execute(
 	const merged = { ...generation, ...done, credits: done.credits ?? generation.credits };
 	const download = this.getNodeParameter('downloadOutputs', itemIndex, true) as boolean;
 	return [await generationItem(this, run, merged, { download, simplify }, itemIndex)];
+}
+
+/**
+ * A start the service refused (400) for a format it does not have: says so with the formats that
+ * exist, so a person or a model can send one of them. Any other error passes as it is.
+ */
+async function unknownFormatError(
+	ctx: IExecuteFunctions,
+	run: RunContext,
+	formatId: string,
+	itemIndex: number,
+	error: unknown,
+): Promise<unknown> {
+	if (String((error as { httpCode?: unknown }).httpCode) !== '400') return error;
+	const formats = await fetchFormats(run, itemIndex).catch(() => []);
+	if (!formats.length || formats.some((format) => format.id === formatId)) return error;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`There is no format "${formatId}" on this instance: send one of ${formats
+			.map((format) =>
+				format.name && format.name !== format.id ? `${format.id} (${format.name})` : format.id,
+			)
+			.join(', ')}.`,
+		{
+			itemIndex,
+			description: `The service refused the start (400), so nothing was charged. ${(error as Error).message}`,
+		},
+	);
 }
 
 /** Longest a tool call waits for its generation: well inside a caller's usual 60 s. */
