@@ -126,19 +126,19 @@ export async function pollGenerations(
 		// first; from the next poll on it is read from its other end.
 		reading.entries.reverse();
 		state = { ...state, direction: turnedTo === 'oldestFirst' ? turnedTo : undefined };
-	} else if (turnedTo !== undefined && turnedTo !== (state.direction ?? 'newestFirst')) {
+	} else if (turned) {
 		// The list now runs the other way: positions read so far mean nothing; start again.
 		run.n8n.logger.warn(
-			`Social Content Trigger: the list of generations now runs ${reading.direction === 'oldestFirst' ? 'oldest' : 'newest'} first; a new starting point is taken at the next poll`,
+			`Social Content Trigger: the list of generations now runs ${turnedTo === 'oldestFirst' ? 'oldest' : 'newest'} first; a new starting point is taken at the next poll`,
 		);
-		const turned: GenerationState = {
+		const startOver: GenerationState = {
 			...state,
-			direction: reading.direction === 'oldestFirst' ? reading.direction : undefined,
+			direction: turnedTo === 'oldestFirst' ? turnedTo : undefined,
 			seq: state.seq + 1,
 			scan: undefined,
 			startAgain: true,
 		};
-		return { items: [], commit: family.commitOf(turned) };
+		return { items: [], commit: family.commitOf(startOver) };
 	}
 	const entries = [...scanEntries(state.scan), ...reading.entries];
 	const pendingRead = entries.filter(isPending).map((entry) => String(entry.id));
