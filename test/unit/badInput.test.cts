@@ -156,16 +156,14 @@ const CASES: Case[] = [
 		},
 	],
 	[
-		'start: the service refuses a known format: its own words',
+		'start: the service refuses something else than the format: its own words, at once',
 		start({ format: id('slideshow') }),
 		'The service rejected the request: input: too long',
 		'NodeApiError',
-		() => {
+		() =>
 			api()
 				.post(`${API_PATH}/studio/generations`)
-				.reply(400, { errors: [{ field: 'input', message: 'too long' }] });
-			formats();
-		},
+				.reply(400, { errors: [{ field: 'input', message: 'too long' }] }),
 	],
 	[
 		'start: malformed Inputs (JSON)',

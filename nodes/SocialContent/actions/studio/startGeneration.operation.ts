@@ -260,7 +260,9 @@ async function unknownFormatError(
 	itemIndex: number,
 	error: unknown,
 ): Promise<unknown> {
+	// Only a refusal that speaks of the format: any other is said at once, as the service said it.
 	if (String((error as { httpCode?: unknown }).httpCode) !== '400') return error;
+	if (!/format/i.test((error as Error).message)) return error;
 	const formats = await fetchFormats(run, itemIndex).catch(() => []);
 	if (!formats.length || formats.some((format) => format.id === formatId)) return error;
 	return new NodeOperationError(
