@@ -49,6 +49,11 @@ export interface GenerationState {
 	pending: string[];
 	/** Decided new, not emitted yet, oldest first: [id, status, failed tries]. */
 	due: DueGeneration[];
+	/**
+	 * Keys fired without a list showing them (read by id): known, but no read has placed them, so
+	 * they say nothing of what sits below them until one does.
+	 */
+	unplaced?: string[];
 	/** A read that goes on at the next poll (see ScanState). */
 	scan?: ScanState;
 	/** Latest finish time seen (ms), when the service gives finish times; else null. */
@@ -200,7 +205,10 @@ export function plan(
 	const entries = dedupe(reading.entries);
 	const isKnown = knownTo(seen, due);
 	const known = entries.map(isKnown);
-	const lowestKnown = known.lastIndexOf(true);
+	const unplaced = new Set(state.unplaced ?? []);
+	const lowestKnown = entries
+		.map((entry, index) => known[index] && !unplaced.has(entryKey(entry)))
+		.lastIndexOf(true);
 	const mark = state.finishedUpToMs;
 	const memoryEmpty = seen.size === 0 && due.size === 0;
 	const emptyStart = state.emptyAtMs !== undefined && memoryEmpty;
@@ -308,10 +316,14 @@ export function settle(
 		...(outcome.open ?? []),
 	]);
 	const listed = new Set(decided.listed);
+	const firedUnlisted = outcome.fired.filter((key) => !listed.has(key));
 	const known = [
-		...outcome.fired.filter((key) => !listed.has(key)).reverse(),
+		...[...firedUnlisted].reverse(),
 		...decided.listed.filter((key) => !waiting.has(key)),
 	];
+	const unplaced = [...new Set([...firedUnlisted, ...(state.unplaced ?? [])])]
+		.filter((key) => !listed.has(key))
+		.slice(0, MAX_PENDING);
 	const done = new Set([
 		...outcome.resolvedPending,
 		...[...outcome.fired, ...waiting].map((key) => key.slice(0, key.lastIndexOf('|'))),
@@ -323,6 +335,7 @@ export function settle(
 			seen: '',
 			pending: decided.pending.filter((id) => !done.has(id)).slice(0, MAX_PENDING),
 			due: outcome.due.slice(0, MAX_DUE),
+			...(unplaced.length ? { unplaced } : {}),
 			...(outcome.scan ? { scan: outcome.scan } : {}),
 			finishedUpToMs: laterOf(decided.finishedUpToMs, outcome.firedUpToMs ?? null),
 			account: state.account,

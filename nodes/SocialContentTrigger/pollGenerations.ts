@@ -111,12 +111,16 @@ export async function pollGenerations(
 
 	const seen = new KeyMemory(state.seen);
 	const isKnown = knownTo(seen, new Set(state.due.map(([id]) => id)));
+	// Known from a list's position (not only read by id): what the stop rule may rest on.
+	const unplaced = new Set(state.unplaced ?? []);
+	const isPlaced = (entry: IDataObject) =>
+		isKnown(entry) && !unplaced.has(keyOf(String(entry.id), String(entry.status)));
 	const backward = state.direction === 'oldestFirst';
 	const reading = await readGenerations(run, {
 		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
 		backward,
 		stopAt: (slice) =>
-			slice.some(isKnown) && slice.every((entry) => isPending(entry) || isKnown(entry)),
+			slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry)),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
 	});
 	const turnedTo = reading.direction;
