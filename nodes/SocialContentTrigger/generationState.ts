@@ -17,7 +17,8 @@ import { hashesThatFit, KeyMemory } from './idMemory';
  *    list puts it. One the read did not reach is asked for by id (a few per poll); 404: forgotten.
  * 3. Position: the list grows at the top (newest first by creation, completion or update; a list
  *    whose times show it grows at its end is read from its end, `direction`). An
- *    unknown finished generation above the lowest known one in the reading is new; below it, old:
+ *    unknown finished generation above the lowest known one in the reading (known from a list:
+ *    one only read by id, `unplaced`, does not count) is new; below it, old:
  *    past what the memory reaches, or brought into view by a deletion above it (a list cut to its
  *    newest entries); unless the whole list was read and grew by exactly the unknown ones it shows
  *    (nothing deleted, nothing old in view: all of them are new). A read that reaches the end of
