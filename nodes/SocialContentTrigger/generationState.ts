@@ -5,39 +5,27 @@ import { hashesThatFit, KeyMemory } from './idMemory';
 
 /**
  * What the trigger remembers of generations between polls (node static data, or n8n's durable
- * poll cursor, which is the same object to the node), and how it decides which are new. The spec
- * gives a generation only `id`, `status`, `credits` and outputs: no finish time, no order, no
- * paging. So the decision rests on what every list shows, each rule failing safe:
+ * poll cursor), and how it decides which are new. The spec gives a generation only `id`,
+ * `status`, `credits` and outputs: no finish time, no order, no paging. Each rule fails safe:
  *
- * 1. Memory (`seen`): a hash of "id|status" of every finished generation read (fired, old at the
- *    starting point, passed over by the filters), in the order the list last showed them, the
- *    newest first. A key in it never fires again, wherever the list puts it. A generation read
- *    failed and later done (run again under its id) is a new key: it fires.
- * 2. Statuses (`pending`): ids seen `queued`/`running`. One seen finished later fires, wherever the
- *    list puts it. One the read did not reach is asked for by id (a few per poll); 404: forgotten.
- * 3. Position: the list grows at the top (newest first by creation, completion or update; a list
- *    whose times show it grows at its end is read from its end, `direction`). An
- *    unknown finished generation above the lowest known one in the reading (known from a list:
- *    one only read by id, `unplaced`, does not count) is new; below it, old:
- *    past what the memory reaches, or brought into view by a deletion above it (a list cut to its
- *    newest entries); unless the whole list was read and grew by exactly the unknown ones it shows
- *    (nothing deleted, nothing old in view: all of them are new). A read that reaches the end of
- *    the list and shows none it knows (everything
- *    it remembered deleted, or another history) fires nothing from position: the reading becomes
- *    the memory, and n8n's log says so; unless the list is no shorter than at the last read that
- *    saw its end: a list cut to its newest entries, through which more new ones than it shows have
- *    pushed since (they fire).
- * 4. Finish times, where the service gives them and they are not ahead of n8n's clock, place a
- *    generation exactly: after the latest seen, new; well before it, old.
+ * 1. Memory (`seen`): "id|status" of every finished generation read, in list order, newest first.
+ *    A key in it never fires again; failed, then done under the same id, is a new key.
+ * 2. Statuses (`pending`): ids seen queued or running fire when found finished, wherever they
+ *    sit; one the read did not reach is asked for by id (a few per poll; 404: forgotten).
+ * 3. Position: the list grows at the top (or, when its times say, at its end: `direction`). An
+ *    unknown finished generation above the lowest one known from a list (not one only read by id,
+ *    `unplaced`) is new; below it, old: past the memory's reach, or brought into view by a
+ *    deletion. A whole list read that grew by exactly its unknown ones: all of them are new. One
+ *    that shows none of what is remembered and got shorter: a new starting point (logged); no
+ *    shorter: a list cut to its newest, pushed through by more new ones than it shows (they fire).
+ * 4. Finish times not ahead of n8n's clock place a generation exactly (after the latest seen: new;
+ *    well before it: old).
  *
- * A read stops at a page that shows known generations and no unknown finished one: the list grows
- * at the top, so nothing below it can be new. A read the poll has no time to finish goes on at the
- * next poll from where it stopped (`scan`), and decides only once it reaches such a page or the end,
- * so a backlog of any depth drains, oldest first. What is decided new waits in `due` until it is
- * emitted (or, after MAX_ATTEMPTS polls whose reads of it fail, emitted with an `error`).
- *
- * The state stays under STATE_MAX_BYTES as JSON: the memory gives way to the other parts from the
- * bottom of the list, so what it keeps is always the newest.
+ * A read stops at a page with known generations and no unknown finished one. One the poll has no
+ * time to finish goes on at the next poll (`scan`) and decides at such a page or the end, so any
+ * backlog drains, oldest first. What is decided waits in `due` until emitted (after MAX_ATTEMPTS
+ * failed reads, with an `error`). The state stays under STATE_MAX_BYTES: the memory gives way to
+ * the other parts from its oldest end.
  */
 export interface GenerationState {
 	/** The layout: a later release that changes it reads this to carry the state over. */
