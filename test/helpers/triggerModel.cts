@@ -212,7 +212,8 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
  * A busy account's cases (issue #49), played first in every run: random histories reach them only
  * now and then. A late update above a burst in a paged list sorted by update; a backlog deeper
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
- * holds, with older ones left below.
+ * holds, with older ones left below; a failed generation run again under its id, done between
+ * two polls.
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -271,6 +272,20 @@ export const BUSY_ACCOUNT: Scenario[] = [
 		steps: [
 			{ changes: [{ kind: 'cleanUp', share: 1, span: 0.5 }], poll: 'poll' },
 			{ changes: [{ kind: 'finishNew', count: 3, failedEvery: 0 }], poll: 'poll' },
+		],
+	},
+	{
+		engine: 'classic',
+		shape: { timestamps: 'none', order: 'update', pendingAt: 'top', outputsInList: true },
+		failedToo: true,
+		atActivation: 17,
+		pendingAtActivation: 0,
+		activation: 'ok',
+		pageDelayMs: 0,
+		steps: [
+			{ changes: [{ kind: 'finishNew', count: 3, failedEvery: 1 }], poll: 'poll' },
+			// The newest failed one run again under its id, done before the next poll.
+			{ changes: [{ kind: 'rerun', at: 0, status: 'done' }], poll: 'poll' },
 		],
 	},
 ];
