@@ -466,12 +466,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				const id = list[rank].id;
 				if (change.kind === 'touch') {
 					const reach = Math.min(MEMORY_FLOOR, scenario.shape.window ?? Infinity);
-					if (
-						scenario.shape.order === 'update' &&
-						scenario.shape.timestamps === 'none' &&
-						rank >= reach
-					)
-						mayFireOnce.add(id);
+					// Its depth counted from the newest end; finish times place it old only when it
+					// finished more than a minute before the newest, which histories here never span.
+					const age = scenario.shape.oldestFirst ? list.length - 1 - rank : rank;
+					if (scenario.shape.order === 'update' && age >= reach) mayFireOnce.add(id);
 					service.touch(id);
 				} else {
 					deleted(id);

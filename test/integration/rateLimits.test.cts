@@ -57,17 +57,22 @@ describe.each(shapes)('sandbox rate limit: %s', (_name, config, plausibleRetryAf
 		const sandbox = createSandbox(config);
 		const url = await sandbox.listen();
 		try {
-			const answers = await Promise.all(
-				Array.from({ length: 30 }, async () => {
-					const response = await fetch(`${url}/api/public/v1/hooks/score`, {
-						method: 'POST',
-						headers: { Authorization: KEY, 'Content-Type': 'application/json' },
-						body: JSON.stringify({ text: 'x' }),
-					});
-					return { status: response.status, body: (await response.json()) as IDataObject };
-				}),
-			);
-			const refused = answers.filter((answer) => answer.status === 429);
+			// Bursts of 30 at once until one is refused: a loaded machine sends them slower than the
+			// bucket refills, so how many it takes is not asserted, only what a refusal says.
+			const refused: Array<{ status: number; body: IDataObject }> = [];
+			for (let burst = 0; burst < 20 && !refused.length; burst++) {
+				const answers = await Promise.all(
+					Array.from({ length: 30 }, async () => {
+						const response = await fetch(`${url}/api/public/v1/hooks/score`, {
+							method: 'POST',
+							headers: { Authorization: KEY, 'Content-Type': 'application/json' },
+							body: JSON.stringify({ text: 'x' }),
+						});
+						return { status: response.status, body: (await response.json()) as IDataObject };
+					}),
+				);
+				refused.push(...answers.filter((answer) => answer.status === 429));
+			}
 			expect(refused.length).toBeGreaterThan(0);
 			for (const { body } of refused) {
 				expect(body).toMatchObject({
