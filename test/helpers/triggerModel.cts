@@ -469,7 +469,9 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 					// Its depth counted from the newest end; finish times place it old only when it
 					// finished more than a minute before the newest, which histories here never span.
 					const age = scenario.shape.oldestFirst ? list.length - 1 - rank : rank;
-					if (scenario.shape.order === 'update' && age >= reach) mayFireOnce.add(id);
+					// In a cut list, one the last read did not show (brought into view since) is as deep.
+					const unseen = scenario.shape.window !== undefined && !lastVisible.has(id);
+					if (scenario.shape.order === 'update' && (age >= reach || unseen)) mayFireOnce.add(id);
 					service.touch(id);
 				} else {
 					deleted(id);
