@@ -52,7 +52,7 @@ const shapes: Array<[string, IDataObject, (retryAfter: number) => boolean]> = [
 beforeAll(() => nock.enableNetConnect('127.0.0.1'));
 afterAll(() => nock.restore());
 
-describe.each(shapes)('sandbox rate limit: %s', (_name, config, plausibleRetryAfter) => {
+describe.each(shapes)('sandbox rate limit: %s', (name, config, plausibleRetryAfter) => {
 	test('a burst is refused with { code, bucket, limit, retryAfter } in this unit', async () => {
 		const sandbox = createSandbox(config);
 		const url = await sandbox.listen();
@@ -123,8 +123,11 @@ describe.each(shapes)('sandbox rate limit: %s', (_name, config, plausibleRetryAf
 			// (4–9 measured). Without a learned pace (each 429 only pauses the run) the bucket with
 			// fractions drew 109 and the windows 20; with slots kept through a pause, 20. Whole
 			// seconds with no header add the unit's discovery (read as ms until a request is refused
-			// 3 times in a row): up to 2 more per request in flight, 8 at 4 concurrent.
-			expect(rateLimited).toBeLessThanOrEqual(config.retryAfter === 'whole' ? 24 : 16);
+			// 3 times in a row): up to 2 more per request in flight, 8 at 4 concurrent. A token bucket
+			// refills between requests, so how many its first cycles refuse follows the machine's
+			// pace (19 seen once in a full run): 24, still far below the 109 of no learned pace.
+			const bucket = name.startsWith('token bucket');
+			expect(rateLimited).toBeLessThanOrEqual(config.retryAfter === 'whole' || bucket ? 24 : 16);
 		} finally {
 			await sandbox.close();
 		}
