@@ -93,10 +93,13 @@ export class N8n {
 
 	/** Runs an n8n CLI command without blocking this process (the sandbox may live in it). */
 	async cli(args: string[]): Promise<string> {
+		// Its own free port for the CLI's task broker: the one after the server's may be another
+		// n8n's (a run once failed with "Task Broker's port … is already in use").
+		const brokerPort = await freePort();
 		const run = promisify(execFile)(this.bins.n8nBin, args, {
 			cwd: this.userFolder,
 			// At "info", `n8n execute` prints the run data after its log lines.
-			env: this.env({ N8N_RUNNERS_BROKER_PORT: this.brokerPort + 1, N8N_LOG_LEVEL: 'info' }),
+			env: this.env({ N8N_RUNNERS_BROKER_PORT: brokerPort, N8N_LOG_LEVEL: 'info' }),
 			encoding: 'utf8',
 			maxBuffer: 64 * 1024 * 1024,
 			timeout: 5 * 60_000,
