@@ -53,13 +53,17 @@ export const POLL_TIME_BUDGET_MS = 20_000;
 
 /** The poll's budget: ours, or less when n8n gives the poll less (its durable engine says how much). */
 export function pollBudgetMs(ctx: IPollFunctions): number {
-	const given =
-		typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
-			? Number(ctx.getPollBudgetMs())
-			: NaN;
+	const given = givenBudgetMs(ctx);
 	return Number.isFinite(given) && given > 0
 		? Math.min(POLL_TIME_BUDGET_MS, given * 0.8)
 		: POLL_TIME_BUDGET_MS;
+}
+
+/** The budget n8n gives this poll (its durable engine, and n8n-core's PollContext in 2.x); NaN when none. */
+function givenBudgetMs(ctx: IPollFunctions): number {
+	return typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
+		? Number(ctx.getPollBudgetMs())
+		: NaN;
 }
 
 export function timeLeft(run: RunContext<IPollFunctions>): number {
@@ -272,10 +276,7 @@ export function isActivationPoll(ctx: IPollFunctions): boolean {
 	const first = !polledContexts.has(ctx);
 	polledContexts.add(ctx);
 	if (!first) return false;
-	const budget =
-		typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
-			? Number(ctx.getPollBudgetMs())
-			: NaN;
+	const budget = givenBudgetMs(ctx);
 	const scheduledByDurableEngine =
 		ctx.getActivationMode() === 'update' &&
 		Number.isFinite(budget) &&
