@@ -10,6 +10,7 @@ import { KeyMemory } from './idMemory';
 import {
 	baseline,
 	believableFinishMs,
+	EMPTY_START_MAX_NEW,
 	isCurrentState,
 	isPending,
 	keyOf,
@@ -116,11 +117,23 @@ export async function pollGenerations(
 	const isPlaced = (entry: IDataObject) =>
 		isKnown(entry) && !unplaced.has(keyOf(String(entry.id), String(entry.status)));
 	const backward = state.direction === 'oldestFirst';
+	const from = (state.scan?.backward === true) === backward ? state.scan : undefined;
+	// An empty start that shows more unknown ones without times than a new account makes has shown
+	// a history (none fires): its read ends there, so it never goes on over a list that moved.
+	const nowMs = run.clock.now();
+	const untimed = (slice: IDataObject[]) =>
+		slice.filter((entry) => !isKnown(entry) && believableFinishMs(entry, nowMs) === undefined)
+			.length;
+	let historyLeft =
+		state.emptyAtMs !== undefined && !seen.size && !state.due.length
+			? EMPTY_START_MAX_NEW - untimed(scanEntries(from))
+			: Infinity;
 	const reading = await readGenerations(run, {
-		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
+		from,
 		backward,
 		stopAt: (slice) =>
-			slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry)),
+			(historyLeft -= untimed(slice.filter((entry) => !isPending(entry)))) < 0 ||
+			(slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry))),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
 	});
 	const turnedTo = reading.direction;

@@ -67,6 +67,22 @@ describe('a backlog deeper than one poll reads', () => {
 	});
 });
 
+describe('an empty start', () => {
+	test('the list answered empty, then a history of 313 shows at 300 ms a page of 7, then 313 new: the new ones fire once each, the history never', async () => {
+		const shape: ListShape = { timestamps: 'none', order: 'creation', pageSize: 7 };
+		const { service, n8n } = await started(shape, (s) => {
+			s.createDoneMany('old_', 313);
+			s.listAnswers.push([200, []]);
+		});
+		service.pageDelayMs = 300;
+		const first = await polls(n8n, 1);
+		const arrivals = service.createDoneMany('new_', 313);
+		const fired = [...first, ...(await polls(n8n, 12))].flat();
+		expect(n8n.pollErrors).toEqual([]);
+		expect([...fired].sort()).toEqual([...arrivals].sort());
+	});
+});
+
 describe('a paged list sorted by last update', () => {
 	test.each<ListShape['timestamps']>(['none', 'finish'])(
 		'timestamps %s: 25 finish, then one already fired gets a late update and moves to page 1: all 25 fire once',
