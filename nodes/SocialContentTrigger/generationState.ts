@@ -4,28 +4,20 @@ import { finishTimeMs } from '../shared/shapes';
 import { hashesThatFit, KeyMemory } from './idMemory';
 
 /**
- * What the trigger remembers of generations between polls (node static data, or n8n's durable
- * poll cursor), and how it decides which are new. The spec gives a generation only `id`,
- * `status`, `credits` and outputs: no finish time, no order, no paging. Each rule fails safe:
- *
- * 1. Memory (`seen`): "id|status" of every finished generation read, in list order, newest first.
- *    A key in it never fires again; failed, then done under the same id, is a new key.
- * 2. Statuses (`pending`): ids seen queued or running fire when found finished, wherever they
- *    sit; one the read did not reach is asked for by id (a few per poll; 404: forgotten).
- * 3. Position: the list grows at the top (or, when its times say, at its end: `direction`). An
- *    unknown finished generation above the lowest one known from a list (not one only read by id,
- *    `unplaced`) is new; below it, old: past the memory's reach, or brought into view by a
- *    deletion. A whole list read that grew by exactly its unknown ones: all of them are new. One
- *    that shows none of what is remembered and got shorter: a new starting point (logged); no
- *    shorter: a list cut to its newest, pushed through by more new ones than it shows (they fire).
- * 4. Finish times not ahead of n8n's clock place a generation exactly (after the latest seen: new;
- *    well before it: old).
- *
- * A read stops at a page with known generations and no unknown finished one. One the poll has no
- * time to finish goes on at the next poll (`scan`) and decides at such a page or the end, so any
- * backlog drains, oldest first. What is decided waits in `due` until emitted (after MAX_ATTEMPTS
- * failed reads, with an `error`). The state stays under STATE_MAX_BYTES: the memory gives way to
- * the other parts from its oldest end.
+ * What the trigger remembers of generations between polls, and how it decides which are new
+ * (docs/trigger.md tells it whole). The spec gives no finish time, order or paging; each rule
+ * fails safe:
+ * 1. `seen`: "id|status" of every finished generation read, newest first; a key never fires twice
+ *    (failed, then done under the same id, is a new key).
+ * 2. `pending`: ids seen queued or running fire when found finished, wherever they sit (asked for
+ *    by id when no read shows them; a 404 forgets them).
+ * 3. Position: above the lowest generation a list read placed, unknown is new; below it, old.
+ *    A whole list that grew by exactly its unknown ones: all new. One that shows nothing
+ *    remembered: shorter, a new starting point (logged); not shorter, a cut list pushed through.
+ * 4. Finish times not ahead of n8n's clock place a generation exactly.
+ * A read stops at a page it knows with no unknown finished one; cut short by the poll's time it
+ * goes on at the next (`scan`), so any backlog drains oldest first. Decided ones wait in `due`
+ * (MAX_ATTEMPTS tries each). The state stays under STATE_MAX_BYTES: the memory gives way first.
  */
 export interface GenerationState {
 	/** The layout: a later release that changes it reads this to carry the state over. */
@@ -385,21 +377,13 @@ function oldestFirst(
 	return timed.map(({ entry }) => entry);
 }
 
-/** The state in static data; anything else (another layout, a broken value) counts as none. */
-export function readState(staticData: IDataObject): GenerationState | undefined {
-	const state = staticData.generations as Partial<GenerationState> | undefined;
-	const valid =
-		state?.v === LAYOUT &&
-		typeof state.seen === 'string' &&
-		Array.isArray(state.pending) &&
-		Array.isArray(state.due);
-	return valid ? (state as GenerationState) : undefined;
-}
-
+/** Whether a value is a state of this layout (anything else, a broken value too, counts as none). */
 export function isCurrentState(state: unknown): state is GenerationState {
-	return readState({ generations: state as IDataObject }) !== undefined;
-}
-
-export function writeState(staticData: IDataObject, state: GenerationState): void {
-	staticData.generations = state as unknown as IDataObject;
+	const candidate = state as Partial<GenerationState> | undefined;
+	return (
+		candidate?.v === LAYOUT &&
+		typeof candidate.seen === 'string' &&
+		Array.isArray(candidate.pending) &&
+		Array.isArray(candidate.due)
+	);
 }

@@ -21,9 +21,7 @@ import {
 	MAX_SCAN_READ,
 	MAX_SEEN,
 	plan,
-	readState,
 	settle,
-	writeState,
 	type DueGeneration,
 	type GenerationState,
 	type ScanState,
@@ -65,9 +63,7 @@ export async function pollGenerations(
 	activation: boolean,
 ): Promise<FamilyPoll> {
 	const family = await openFamily(run, 'generations', activation, {
-		read: readState,
 		isCurrent: isCurrentState,
-		write: writeState,
 		forRecord: (decided) => ({
 			...decided,
 			seen: new KeyMemory(decided.seen).encode(RECORD_SEEN),

@@ -11,8 +11,6 @@ import {
 	isPostState,
 	postTimeMs,
 	postWindow,
-	readPostState,
-	writePostState,
 	type PostEventState,
 } from './postState';
 
@@ -40,11 +38,7 @@ export async function pollPosts(
 	options: PostTriggerOptions,
 	activation: boolean,
 ): Promise<FamilyPoll> {
-	const family = await openFamily(run, 'posts', activation, {
-		read: readPostState,
-		isCurrent: isPostState,
-		write: writePostState,
-	});
+	const family = await openFamily(run, 'posts', activation, { isCurrent: isPostState });
 	const state = family.state;
 	const readAtMs = run.clock.now();
 	const posts = await listPosts(run, postWindow(state, readAtMs), MAX_POST_PAGES);

@@ -9,22 +9,15 @@ import { textHash } from './idMemory';
  * What a poll keeps beyond its own run, for both event families: where their state is saved, the
  * account it belongs to, the poll's time budget, and what this n8n process holds between polls.
  *
- * The state is saved in the node's static data. Two copies beyond it cover the two ways n8n's
- * durable engine can leave a poll's state unsaved:
- * - the activation record, in the workflow's global static data, which n8n saves after every
- *   activation: with durable cursors the node's state is a cursor n8n does not commit when the
- *   activation poll emits nothing, and the first scheduled poll would start without it;
- * - the quiet copy, in this process: without durable cursors n8n saves nothing after a poll that
- *   emits nothing, so what such a poll learned (a post queued again, say) would be forgotten.
- *   Only quiet polls are copied: an emitting poll whose save n8n abandons is run again from the
- *   state before it, and emits again. A copy applies only on top of the very saved state it grew
- *   from (another saved state means n8n saved a newer one, or the state was replaced). Lost at a
- *   restart (the saved state is then the newest).
- * Each copy carries `seq` (writes so far); the newest wins.
+ * The state is saved in the node's static data, with two copies for the two ways n8n's durable
+ * engine can leave it unsaved: the activation record (workflow static data, saved after every
+ * activation; with durable cursors n8n does not commit a quiet activation poll's cursor), and the
+ * quiet copy in this process (without cursors n8n saves nothing after a poll that emits nothing).
+ * Only quiet polls are copied: an emitting poll whose save n8n abandons runs again and emits
+ * again. A copy applies only on top of the saved state it grew from; `seq` picks the newest.
  *
  * A state belongs to an account: the instance and the `organization` GET /agents/ping reports
- * (hashed; nothing secret is kept). A key or credential changed to one of the same account keeps
- * the state; another account takes a new starting point.
+ * (hashed, nothing secret). Another key of the same account keeps it; another account starts anew.
  */
 export type Family = 'generations' | 'posts';
 
@@ -154,21 +147,16 @@ function newestState<State extends Sequenced>(
 }
 
 /**
- * Saves a poll's state: into the node's static data (`write`), the activation record at
+ * Saves a poll's state: into the node's static data (under the family's name), the activation record at
  * activation (`forRecord` may trim it), the quiet copy when the poll emitted nothing.
  */
 function saveState<State extends Sequenced>(
 	ctx: IPollFunctions,
 	family: Family,
 	state: State,
-	how: {
-		activation: boolean;
-		emitted: boolean;
-		write: (state: State) => void;
-		forRecord?: (state: State) => State;
-	},
+	how: { activation: boolean; emitted: boolean; forRecord?: (state: State) => State },
 ): void {
-	how.write(state);
+	ctx.getWorkflowStaticData('node')[family] = state as unknown as IDataObject;
 	if (how.activation) {
 		const records = ctx.getWorkflowStaticData('global');
 		const key = recordKey(ctx);
@@ -190,11 +178,10 @@ function saveState<State extends Sequenced>(
 	}
 }
 
-/** How a family's state is read from and written to the node's static data. */
+/** How a family's state (in the node's static data under the family's name) is checked and copied. */
 export interface FamilyStorage<State extends Sequenced> {
-	read: (staticData: IDataObject) => State | undefined;
+	/** Whether a value is a state of the layout this code reads (anything else counts as none). */
 	isCurrent: (state: unknown) => state is State;
-	write: (staticData: IDataObject, state: State) => void;
 	/** What the activation record keeps of the state (all of it by default). */
 	forRecord?: (state: State) => State;
 }
@@ -213,9 +200,10 @@ export async function openFamily<State extends Sequenced>(
 	commitOf: (next: State | undefined) => FamilyPoll['commit'];
 }> {
 	const ctx = run.n8n;
-	const staticData = ctx.getWorkflowStaticData('node');
 	const account = await accountOf(run);
-	let state = newestState(ctx, family, storage.read(staticData), storage.isCurrent, activation);
+	const stored = ctx.getWorkflowStaticData('node')[family];
+	const saved = storage.isCurrent(stored) ? stored : undefined;
+	let state = newestState(ctx, family, saved, storage.isCurrent, activation);
 	// A state that replaces another counts on from it, so it is the newest of the copies.
 	const priorSeq = state?.seq ?? 0;
 	if (state !== undefined && state.account !== account) {
@@ -232,12 +220,7 @@ export async function openFamily<State extends Sequenced>(
 					ctx,
 					family,
 					{ ...next, account, seq: Math.max(next.seq, priorSeq + 1) },
-					{
-						activation,
-						emitted,
-						write: (state) => storage.write(staticData, state),
-						forRecord: storage.forRecord,
-					},
+					{ activation, emitted, forRecord: storage.forRecord },
 				);
 		},
 	};

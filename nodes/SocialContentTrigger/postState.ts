@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import type { PostRecord } from '../shared/shapes';
 import { KeyMemory } from './idMemory';
 
@@ -148,18 +146,9 @@ function oldestFirst(posts: PostRecord[]): PostRecord[] {
 		.map(({ post }) => post);
 }
 
-export function readPostState(staticData: IDataObject): PostEventState | undefined {
-	const state = staticData.posts;
-	return isPostState(state) ? state : undefined;
-}
-
 export function isPostState(state: unknown): state is PostEventState {
 	return (
 		(state as PostEventState | undefined)?.v === 1 &&
 		typeof (state as PostEventState).readAtMs === 'number'
 	);
-}
-
-export function writePostState(staticData: IDataObject, state: PostEventState): void {
-	staticData.posts = state as unknown as IDataObject;
 }

@@ -30,7 +30,7 @@ import nock from 'nock';
 import {
 	EMPTY_START_MAX_NEW,
 	MAX_SEEN,
-	readState,
+	isCurrentState,
 } from '../../nodes/SocialContentTrigger/generationState';
 import { apiKeyCredentials, pingAnswer } from './fixtures.cjs';
 import { GenerationService, type ListShape } from './generationService.cjs';
@@ -531,10 +531,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		const global = n8n.saved.global as IDataObject | undefined;
 		const record = global?.['socialContentTrigger:trigger-0'] as IDataObject | undefined;
 		return [
-			readState((n8n.saved['node:Trigger'] as IDataObject | undefined) ?? {}),
-			record?.generations as IDataObject | undefined,
-			readState(n8n.cursor ?? {}),
-		].filter((state): state is NonNullable<typeof state> => state !== undefined);
+			(n8n.saved['node:Trigger'] as IDataObject | undefined)?.generations,
+			record?.generations,
+			n8n.cursor?.generations,
+		].filter(isCurrentState);
 	};
 	/**
 	 * n8n lost the process (restart) or activates anew: an unsaved starting point is gone, and so
