@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Deliberate mutants of the generation trigger: each is applied to the source in turn, the seeded
-// model-based test (the run `npm test` makes) is played against it, and the source is restored.
+// Deliberate mutants of the trigger: each is applied to the source in turn, the seeded model-based
+// test of its family (the run `npm test` makes) is played against it, and the source is restored.
 // Every mutant must be caught (the test fails). `npm run mutants:trigger [name ...]`.
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -9,8 +9,10 @@ const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
 const TRIGGER = 'nodes/SocialContentTrigger';
+const GENERATION_MODEL = 'test/unit/triggerModel.test.cts';
+const POST_MODEL = 'test/unit/triggerPostModel.test.cts';
 
-/** name: what it brings back; file, and the text replaced in it. */
+/** name: what it brings back; file, and the text replaced in it; the model test that must catch it. */
 const MUTANTS = [
 	{
 		name: 'first-known-page-stops',
@@ -68,13 +70,37 @@ const MUTANTS = [
 		from: 'return read.filter((text) => text === KNOWN_RUN || over-- <= 0);',
 		to: 'let kept = 0;\n\treturn read.filter((text) => text === KNOWN_RUN || kept++ < MAX_SCAN_READ + Math.min(0, over));',
 	},
+	{
+		name: 'failure-key-without-date',
+		why: 'a failure remembered by id alone: a post queued again that fails again at a new date never fires',
+		file: `${TRIGGER}/postState.ts`,
+		from: ': `${post.id}|failed|${date}`;',
+		to: ': `${post.id}|failed`;',
+		test: POST_MODEL,
+	},
+	{
+		name: 'any-date-is-new',
+		why: 'no due-date rule: a failed post only moved to an old date fires again',
+		file: `${TRIGGER}/postState.ts`,
+		from: '(post.date !== undefined && post.date.getTime() >= dueSinceMs)',
+		to: 'post.date !== undefined',
+		test: POST_MODEL,
+	},
+	{
+		name: 'waiting-forgotten',
+		why: 'a post seen waiting is judged by its due date alone: one that goes out late is lost',
+		file: `${TRIGGER}/postState.ts`,
+		from: '(waiting.has(post.id) ||',
+		to: '(false ||',
+		test: POST_MODEL,
+	},
 ];
 
-/** The environment without the model test's settings: the seeded run, as `npm test` plays it. */
+/** The environment without the model tests' settings: the seeded run, as `npm test` plays it. */
 function withoutModelSettings(env) {
 	const copy = { ...env };
-	for (const name of ['TRIGGER_MODEL_SEED', 'TRIGGER_MODEL_RUNS', 'TRIGGER_MODEL_PATH'])
-		delete copy[name];
+	for (const family of ['TRIGGER', 'POST'])
+		for (const name of ['SEED', 'RUNS', 'PATH']) delete copy[`${family}_MODEL_${name}`];
 	return copy;
 }
 
@@ -99,7 +125,7 @@ for (const mutant of MUTANTS.filter((m) => !only.length || only.includes(m.name)
 	applied = { path, source };
 	writeFileSync(path, source.replace(mutant.from, mutant.to));
 	try {
-		const run = spawnSync('npx', ['jest', 'test/unit/triggerModel.test.cts'], {
+		const run = spawnSync('npx', ['jest', mutant.test ?? GENERATION_MODEL], {
 			cwd: ROOT,
 			encoding: 'utf8',
 			env: withoutModelSettings(process.env),

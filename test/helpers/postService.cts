@@ -51,6 +51,8 @@ export class PostService {
 	/** "id|outcome" of every post that went out or failed since `startCounting()`. */
 	outcomesSinceStart = new Set<string>();
 	private counting = false;
+	/** Called when a read is answered with the list of this date range (the model marks what it shows). */
+	onListed?: (startMs: number, endMs: number) => void;
 
 	constructor(public shape: PostShape) {}
 
@@ -106,6 +108,10 @@ export class PostService {
 		});
 	}
 
+	remove(id: string): void {
+		this.posts.delete(id);
+	}
+
 	edit(id: string, content: string): void {
 		this.find(id).content = content;
 	}
@@ -157,6 +163,7 @@ export class PostService {
 				const rows = [...this.posts.values()]
 					.filter((post) => post.dateMs >= start && post.dateMs <= end)
 					.map((post) => this.record(post));
+				this.onListed?.(start, end);
 				return [200, this.shape === 'bare' ? rows : { posts: rows }];
 			})
 			.persist();
