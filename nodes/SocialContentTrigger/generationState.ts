@@ -164,10 +164,10 @@ export function baseline(reading: ListReading, nowMs: number): GenerationState {
 	);
 }
 
-/** Whether this entry is one the state knows as finished (remembered, or decided and waiting). */
 /** What the decisions need of a memory. */
 export type KeyLookup = Pick<KeyMemory, 'has' | 'size'>;
 
+/** Whether an entry is one the state knows as finished (remembered, or decided and waiting). */
 export function knownTo(seen: KeyLookup, due: Set<string>): (entry: IDataObject) => boolean {
 	return (entry) =>
 		entry.knownRun === true ||
@@ -187,8 +187,15 @@ export function plan(
 	const isKnown = knownTo(seen, due);
 	const known = entries.map(isKnown);
 	const unplaced = new Set(state.unplaced ?? []);
+	// Not an anchor: one only read by id, or one whose finish time is wrong (a list sorted by
+	// completion puts it where that time says, above what finished after it).
 	const lowestKnown = entries
-		.map((entry, index) => known[index] && !unplaced.has(entryKey(entry)))
+		.map(
+			(entry, index) =>
+				known[index] &&
+				!unplaced.has(entryKey(entry)) &&
+				(finishTimeMs(entry) === undefined || believableFinishMs(entry, nowMs) !== undefined),
+		)
 		.lastIndexOf(true);
 	const mark = state.finishedUpToMs;
 	const memoryEmpty = seen.size === 0 && due.size === 0;
@@ -335,9 +342,8 @@ function fit(state: GenerationState, seen: KeyMemory): GenerationState {
 	return { ...state, seen: seen.encode(Math.min(MAX_SEEN, fits)) };
 }
 
-function laterOf(a: number | null, b: number | null): number | null {
-	return a === null ? b : b === null ? a : Math.max(a, b);
-}
+const laterOf = (a: number | null, b: number | null): number | null =>
+	a === null ? b : b === null ? a : Math.max(a, b);
 
 function latestFinish(entries: IDataObject[], mark: number | null, nowMs: number): number | null {
 	let latest = mark;
@@ -359,9 +365,7 @@ function dedupe(entries: IDataObject[]): IDataObject[] {
 	});
 }
 
-function unique(ids: string[]): string[] {
-	return [...new Set(ids)];
-}
+const unique = (ids: string[]): string[] => [...new Set(ids)];
 
 /** Oldest first: by finish time when both have one; else by list position, reversed (the list is newest first). */
 function oldestFirst(

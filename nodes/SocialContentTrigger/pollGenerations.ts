@@ -113,23 +113,11 @@ export async function pollGenerations(
 	const isPlaced = (entry: IDataObject) =>
 		isKnown(entry) && !unplaced.has(keyOf(String(entry.id), String(entry.status)));
 	const backward = state.direction === 'oldestFirst';
-	const from = (state.scan?.backward === true) === backward ? state.scan : undefined;
-	// An empty start that shows more unknown ones without times than a new account makes has shown
-	// a history (none fires): its read ends there, so it never goes on over a list that moved.
-	const nowMs = run.clock.now();
-	const untimed = (slice: IDataObject[]) =>
-		slice.filter((entry) => !isKnown(entry) && believableFinishMs(entry, nowMs) === undefined)
-			.length;
-	let historyLeft =
-		state.emptyAtMs !== undefined && !seen.size && !state.due.length
-			? EMPTY_START_MAX_NEW - untimed(scanEntries(from))
-			: Infinity;
 	const reading = await readGenerations(run, {
-		from,
+		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
 		backward,
 		stopAt: (slice) =>
-			(historyLeft -= untimed(slice.filter((entry) => !isPending(entry)))) < 0 ||
-			(slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry))),
+			slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry)),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
 	});
 	const turnedTo = reading.direction;
@@ -156,7 +144,15 @@ export async function pollGenerations(
 	const entries = [...scanEntries(state.scan), ...reading.entries];
 	const pendingRead = entries.filter(isPending).map((entry) => String(entry.id));
 
-	if (reading.next) {
+	// An empty start that shows a history (see EMPTY_START_MAX_NEW) decides now: no scan of a list that moves.
+	const history =
+		state.emptyAtMs !== undefined &&
+		!seen.size &&
+		!state.due.length &&
+		entries.filter(
+			(entry) => !isPending(entry) && believableFinishMs(entry, run.clock.now()) === undefined,
+		).length > EMPTY_START_MAX_NEW;
+	if (reading.next && !history) {
 		// Out of time before a page that decides: the read goes on at the next poll, from there.
 		const scan: ScanState = {
 			...reading.next,

@@ -81,6 +81,19 @@ describe('an empty start', () => {
 		expect(n8n.pollErrors).toEqual([]);
 		expect([...fired].sort()).toEqual([...arrivals].sort());
 	});
+
+	test('the list answered empty, then shows a history of 1,009 with one started and 313 finished above it: the started one fires when it finishes', async () => {
+		const shape: ListShape = { timestamps: 'none', order: 'creation' };
+		const { service, n8n } = await started(shape, (s) => {
+			s.createDoneMany('old_', 1009);
+			s.listAnswers.push([200, []]);
+		});
+		service.create('started');
+		service.createDoneMany('before_', 313);
+		expect((await polls(n8n, 1)).flat()).toEqual([]);
+		service.finish('started');
+		expect((await polls(n8n, 2)).flat()).toEqual(['started']);
+	});
 });
 
 describe('a paged list sorted by last update', () => {
@@ -194,6 +207,21 @@ describe('the account is the service account', () => {
 });
 
 describe('finish times, failures, runs again', () => {
+	test('a list cut to its newest 53, sorted by completion: two finish times in 2099 and 51 more: every one fires', async () => {
+		const shape: ListShape = { timestamps: 'finish', order: 'completion', window: 53 };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 3));
+		service.createDone('first');
+		expect((await polls(n8n, 1)).flat()).toEqual(['first']);
+		service.createDone('bad_clock_1');
+		service.skewFinish('bad_clock_1', Date.UTC(2099, 0, 1));
+		expect((await polls(n8n, 1)).flat()).toEqual(['bad_clock_1']);
+		service.createDone('bad_clock_2');
+		service.skewFinish('bad_clock_2', Date.UTC(2099, 0, 1));
+		const more = service.createDoneMany('new_', 51);
+		const fired = (await polls(n8n, 3)).flat();
+		expect([...fired].sort()).toEqual(['bad_clock_2', ...more].sort());
+	});
+
 	test('one finish time far ahead (2099): ignored; the generations after it still fire', async () => {
 		const shape: ListShape = { timestamps: 'finish', order: 'creation' };
 		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 31));
