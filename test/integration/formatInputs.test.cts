@@ -232,11 +232,14 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 		return (await node.methods.resourceMapping.getFormatInputs.call(context)).fields;
 	}
 
-	/** Cuts given under List Inputs (or, `saved`, in the mapper as an earlier version kept them). */
+	/**
+	 * Cuts given under List Inputs; or, `keptInMapper`, left in Format Inputs' values where the panel
+	 * no longer shows them (an earlier form of the field, or a format whose inputs changed).
+	 */
 	async function startWith(
 		cuts: string | number[],
-		saved?: { label: string },
-	): Promise<{ error?: Error; sent?: IDataObject }> {
+		keptInMapper = false,
+	): Promise<{ error?: Error; sent?: IDataObject; hints: string[] }> {
 		const listed = await fields();
 		let sent: IDataObject | undefined;
 		nock(APP)
@@ -249,17 +252,8 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 		const result = await start(
 			{
 				...startGeneration('timeline', {}),
-				...(saved
-					? {
-							inputs: formatInputs(
-								{ prompt: 'a film', cuts: String(cuts) },
-								listed.map((field) =>
-									field.id === 'cuts'
-										? { ...field, displayName: saved.label, display: true }
-										: field,
-								),
-							),
-						}
+				...(keptInMapper
+					? { inputs: formatInputs({ prompt: 'a film', cuts: String(cuts), gone: 'x' }, listed) }
 					: {
 							inputs: formatInputs({ prompt: 'a film' }, listed),
 							listInputs: { input: [{ name: 'cuts', entries: cuts }] },
@@ -267,7 +261,10 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 			},
 			credentialsNocked,
 		);
-		return { error: result.error, sent };
+		const hints = (result.run.data.resultData.runData.Node?.[0]?.hints ?? []).map(
+			(hint) => hint.message,
+		);
+		return { error: result.error, sent, hints };
 	}
 
 	test('hidden in Format Inputs, its label saying it is a list of numbers (List Inputs fills it)', async () => {
@@ -290,6 +287,15 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 		expect(sent).toEqual({ formatId: 'timeline', input: { prompt: 'a film', cuts: expected } });
 	});
 
+	test('a value Format Inputs keeps for a field its panel no longer shows (a list, an input the format dropped): not sent, and the run says so', async () => {
+		const { error, sent, hints } = await startWith('2, 5,9', true);
+		expect(error).toBeUndefined();
+		expect(sent).toEqual({ formatId: 'timeline', input: { prompt: 'a film' } });
+		expect(hints).toEqual([
+			'Format Inputs keeps a value for "Cuts", "gone", which its panel no longer shows: it was not sent. Fill lists under List Inputs; open Format Inputs and refresh it to clear the rest.',
+		]);
+	});
+
 	test('left empty (not required): not an error, not sent', async () => {
 		const { error, sent } = await startWith('');
 		expect(error).toBeUndefined();
@@ -306,14 +312,6 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 		const { error, sent } = await startWith('2, 5');
 		expect(error?.message).toBe('"Cuts": "2, 5" is not a number');
 		expect(sent).toBeUndefined();
-	});
-
-	test('a workflow saved by an earlier version (the list in Format Inputs, comma-separated) runs as it did', async () => {
-		const { error, sent } = await startWith('2, 5,9', {
-			label: 'Cuts (list of numbers: one per line, or comma-separated)',
-		});
-		expect(error).toBeUndefined();
-		expect(sent).toEqual({ formatId: 'timeline', input: { prompt: 'a film', cuts: [2, 5, 9] } });
 	});
 });
 

@@ -7,12 +7,9 @@ import type { FormatInput } from '../../../shared/shapes';
  * gives every field one line, so a list is filled under "List Inputs" instead, in a box of several
  * lines: one entry per line, commas kept inside an entry. In Format Inputs it stays as a hidden
  * field whose label records what the run needs to know of it (the label is all a saved mapper
- * field keeps): "Captions (list of texts)", "Slides (list of texts, required)". Workflows saved
- * before kept a list in the mapper itself, labelled "… (list of texts: one per line, or
- * comma-separated)"; those values are still read their way.
+ * field keeps): "Captions (list of texts)", "Slides (list of texts, required)".
  */
-const LIST_LABEL =
-	/^(.*) \(list(?: of (numbers|true\/false values|texts))?(, required)?(: one per line, or comma-separated)?\)$/;
+const LIST_LABEL = /^(.*) \(list(?: of (numbers|true\/false values|texts))?(, required)?\)$/;
 const ITEM_WORDS: Partial<Record<FieldType, string>> = {
 	number: 'numbers',
 	boolean: 'true/false values',
@@ -32,8 +29,6 @@ export interface ListField {
 	/** "numbers", "true/false values", "texts", or "items" when the format does not say. */
 	itemWords: string;
 	required: boolean;
-	/** Saved by an earlier version in the mapper itself: its text may be separated by commas. */
-	legacy: boolean;
 }
 
 /** For a field of Format Inputs: the list input it is, or undefined. */
@@ -48,25 +43,23 @@ export function listFieldOf(displayName: string): ListField | undefined {
 		...(itemType ? { itemType } : {}),
 		itemWords: match[2] ?? 'items',
 		required: match[3] !== undefined,
-		legacy: match[4] !== undefined,
 	};
 }
 
 /**
  * A list input's value as the service takes it: an array (from an expression) as it is; text that
- * is a JSON array (pasted) as that array; other text one entry per line, commas kept (a value
- * saved by an earlier version, one line, is split on commas as it was then); each entry converted
- * to the list's item type. Returns the reason when an entry is not of that type.
+ * is a JSON array (pasted) as that array; other text one entry per line, commas kept; each entry
+ * converted to the list's item type. Returns the reason when an entry is not of that type.
  */
 export function listValue(
 	value: unknown,
-	field: Pick<ListField, 'itemType' | 'legacy'>,
+	field: Pick<ListField, 'itemType'>,
 ): { list: unknown[] } | { bad: string } {
 	if (Array.isArray(value)) return { list: value };
 	const text = String(value ?? '');
 	const pasted = jsonArray(text);
 	if (pasted) return { list: pasted };
-	const lines = field.legacy && !text.includes('\n') ? text.split(',') : text.split(/\r?\n/);
+	const lines = text.split(/\r?\n/);
 	const list: IDataObject[string][] = [];
 	for (const entry of lines.map((line) => line.trim()).filter((line) => line !== '')) {
 		if (field.itemType === 'number') {

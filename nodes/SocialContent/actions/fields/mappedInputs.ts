@@ -23,17 +23,17 @@ export function mappedInputs(
 ): IDataObject {
 	const mapper = ctx.getNodeParameter('inputs', itemIndex, {}) as Partial<ResourceMapperValue>;
 	const schema = (mapper.schema ?? []).filter((field) => !field.removed);
-	const values =
-		mapper.mappingMode === 'autoMapInputData'
-			? fieldsOfItem(ctx.getInputData()[itemIndex]?.json ?? {}, schema)
-			: fieldValues(ctx, format, schema, itemIndex);
-	const untyped = new Set(schema.filter((field) => !field.type).map((field) => field.id));
 	const lists = new Map(
 		schema.flatMap((field) => {
 			const list = listFieldOf(field.displayName);
 			return list ? [[field.id, list] as const] : [];
 		}),
 	);
+	const values =
+		mapper.mappingMode === 'autoMapInputData'
+			? fieldsOfItem(ctx.getInputData()[itemIndex]?.json ?? {}, schema)
+			: shownOnly(ctx, fieldValues(ctx, format, schema, itemIndex), schema, lists);
+	const untyped = new Set(schema.filter((field) => !field.type).map((field) => field.id));
 	const input: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
 		if (value === null || value === undefined || value === '') continue;
@@ -153,7 +153,33 @@ function unknownList(
 			},
 		);
 	}
-	return { label: name, itemWords: 'texts', required: false, legacy: false };
+	return { label: name, itemWords: 'texts', required: false };
+}
+
+/**
+ * The values of fields the panel shows. A value kept for one it no longer shows (an input the
+ * format dropped, or a list, filled under List Inputs) is one the user can neither see nor remove:
+ * it is not sent, and the run says so.
+ */
+function shownOnly(
+	ctx: IExecuteFunctions,
+	values: IDataObject,
+	schema: ResourceMapperField[],
+	lists: Map<string, ListField>,
+): IDataObject {
+	const shown = new Set(
+		schema.filter((field) => field.display !== false && !lists.has(field.id)).map((f) => f.id),
+	);
+	const hidden = Object.keys(values).filter(
+		(name) => !shown.has(name) && ![null, undefined, ''].includes(values[name] as never),
+	);
+	if (hidden.length) {
+		const named = hidden.map((name) => `"${lists.get(name)?.label ?? name}"`).join(', ');
+		const message = `Format Inputs keeps a value for ${named}, which its panel no longer shows: it was not sent. Fill lists under List Inputs; open Format Inputs and refresh it to clear the rest.`;
+		ctx.logger.warn(`Social Content: ${message}`);
+		ctx.addExecutionHints?.({ message, location: 'outputPane' });
+	}
+	return Object.fromEntries(Object.entries(values).filter(([name]) => shown.has(name)));
 }
 
 function fieldsOfItem(json: IDataObject, schema: ResourceMapperField[]): IDataObject {
