@@ -27,9 +27,10 @@ export async function getFormats(this: ILoadOptionsFunctions): Promise<INodeProp
 
 /**
  * A list that cannot be loaded offers nothing to pick: the error is thrown, and n8n's editor then
- * shows the field as not loadable, with this message (the transport's reason and what to do, e.g.
- * a wrong Instance URL or a revoked key) on its issue marker. An entry carrying the reason could
- * be chosen and saved as if it were a channel.
+ * shows the field as not loadable, with this message on its issue marker. The marker shows the
+ * message alone, so it carries the fix as well as the cause (a wrong Instance URL: set it; a
+ * revoked key: open the credential). An entry carrying the reason could be chosen and saved as if
+ * it were a channel.
  */
 export async function orReason(
 	ctx: ILoadOptionsFunctions,
@@ -39,16 +40,14 @@ export async function orReason(
 		return await load();
 	} catch (error) {
 		// Already said for the panel (a list inside this one failed, or "Choose a format first"):
-		// it stands as it is, not wrapped twice.
-		// (n8n's NodeOperationError hands back the same error when given one.)
+		// it stands as it is, not wrapped twice (n8n's NodeOperationError hands back the one given).
 		if (error instanceof NodeOperationError) throw new NodeOperationError(ctx.getNode(), error);
 		const { message, description } = error as { message?: string; description?: string | null };
+		const cause = (message || 'no answer').replace(/\.$/, '');
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Could not load the list: ${message || 'no answer'}`,
-			{
-				...(description ? { description } : {}),
-			},
+			`Could not load the list: ${cause}.${description ? ` ${description}` : ''}`,
+			{ ...(description ? { description } : {}) },
 		);
 	}
 }

@@ -150,7 +150,7 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 		display: false,
 	});
 	expect(await listInputChoices(n8n, 'slideshow')).toEqual([
-		{ name: 'Captions (list of texts)', value: 'captions' },
+		{ name: 'Captions (list of texts)', value: '' },
 	]);
 	expect((await formatList(n8n)).find((format) => format.value === 'image_fast')).toEqual({
 		name: 'Image (fast) · 1 credit',

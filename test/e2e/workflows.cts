@@ -94,9 +94,10 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 					waitForCompletion: true,
 					pollInterval: 0.2,
 					options: { maxCredits: 20 },
-					// As typed in List Inputs → Entries: line breaks between entries, commas inside one.
+					// As a new List Inputs row leaves it (the format's only list), entries as typed:
+					// line breaks between entries, commas inside one.
 					listInputs: {
-						input: [{ name: 'captions', entries: 'Intro\nMistake one, and two\nOutro' }],
+						input: [{ name: '', entries: 'Intro\nMistake one, and two\nOutro' }],
 					},
 				},
 			),

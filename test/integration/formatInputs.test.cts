@@ -341,11 +341,20 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 		});
 	});
 
-	test('the input offered for List Inputs: the format’s lists only, labelled with their items', async () => {
+	test('the input offered for List Inputs: the format’s only list, as a new row’s value (never marked wrong)', async () => {
 		const context = panelWith('slideshow', credentials);
 		expect(await node.methods.loadOptions.getListInputs.call(context)).toEqual([
-			{ name: 'Captions (list of texts)', value: 'captions' },
+			{ name: 'Captions (list of texts)', value: '' },
 		]);
+	});
+
+	test('a new row left at its first choice: the format’s only list', async () => {
+		const result = await slideshow([{ name: '', entries: 'Intro\nOutro' }])();
+		expect(result.error).toBeUndefined();
+		expect(sandbox.state.generations[0].input).toEqual({
+			hook: 'Three mistakes',
+			captions: ['Intro', 'Outro'],
+		});
 	});
 
 	test.each([
@@ -353,11 +362,6 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 			'an input that is not a list',
 			[{ name: 'hook', entries: 'a\nb' }],
 			'"Hook" is not a list: fill it under Format Inputs',
-		],
-		[
-			'an entry with no input chosen',
-			[{ name: '', entries: 'a' }],
-			'A list under List Inputs has no input chosen',
 		],
 	])('%s: refused before anything is started', async (_case, lists, message) => {
 		const result = await slideshow(lists)();
@@ -429,4 +433,74 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 		nock.cleanAll();
 		nock.enableNetConnect('127.0.0.1');
 	});
+});
+
+describe('List Inputs with several lists, or none', () => {
+	const APP = 'https://app.example.com';
+	const nocked = { socialContentApi: { instanceUrl: APP, apiKey: 'k' } };
+	beforeEach(() => {
+		nock.disableNetConnect();
+		nock(APP)
+			.get('/api/public/v1/studio/formats')
+			.times(2)
+			.reply(200, [
+				{
+					id: 'two_lists',
+					name: 'Two Lists',
+					inputs: [
+						{ name: 'slides', type: 'array', items: 'string' },
+						{ name: 'captions', type: 'array', items: 'string' },
+					],
+				},
+				{ id: 'image_fast', name: 'Image (fast)', inputs: [{ name: 'prompt', type: 'string' }] },
+			]);
+	});
+	afterEach(() => {
+		nock.cleanAll();
+		nock.enableNetConnect('127.0.0.1');
+	});
+
+	test.each([
+		[
+			'two lists',
+			'two_lists',
+			[
+				{ name: 'Choose a List Input', value: '', description: 'This format takes several lists' },
+				{ name: 'Slides (list of texts)', value: 'slides' },
+				{ name: 'Captions (list of texts)', value: 'captions' },
+			],
+		],
+		[
+			'no list',
+			'image_fast',
+			[{ name: 'Format "Image (fast)" (image_fast) takes no list: remove this entry', value: '' }],
+		],
+	])(
+		'%s: a new row’s value is one of the choices, which say what to do',
+		async (_case, formatId, choices) => {
+			const context = panelWith(formatId, nocked);
+			expect(await node.methods.loadOptions.getListInputs.call(context)).toEqual(choices);
+		},
+	);
+
+	test.each([
+		['two_lists', 'A list under List Inputs has no input chosen'],
+		['image_fast', 'Format "image_fast" takes no list'],
+	])(
+		'%s, a row left at its first choice: refused before anything is started',
+		async (formatId, message) => {
+			const fields = (
+				await node.methods.resourceMapping.getFormatInputs.call(panelWith(formatId, nocked))
+			).fields;
+			const result = await start(
+				{
+					...startGeneration(formatId, {}),
+					inputs: formatInputs(formatId === 'image_fast' ? { prompt: 'a cat' } : {}, fields),
+					listInputs: { input: [{ name: '', entries: 'a' }] } as INodeParameters,
+				},
+				nocked,
+			);
+			expect(result.error?.message).toBe(message);
+		},
+	);
 });

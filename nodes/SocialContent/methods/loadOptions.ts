@@ -100,7 +100,12 @@ async function settingNetworks(ctx: ILoadOptionsFunctions): Promise<Set<string>>
 	);
 }
 
-/** Start Generation → List Inputs → Input: the chosen format's inputs that take a list. */
+/**
+ * Start Generation → List Inputs → Input: the chosen format's inputs that take a list. A new row's
+ * value ('') is always one of them, so it is never marked wrong before the user acts: the format's
+ * only list (the run takes '' for it), "Choose a list input" among several, or a word that the
+ * format takes none.
+ */
 export async function getListInputs(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	return await orReason(this, async () => {
 		// The picker's value as the editor sends it: { mode, value } (an id typed or picked).
@@ -123,16 +128,17 @@ export async function getListInputs(this: ILoadOptionsFunctions): Promise<INodeP
 			);
 		}
 		const lists = format.inputFields.filter((input) => input.type === 'array');
-		if (lists.length === 0) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Format ${formatMention(format)} takes no list: remove this entry, and fill its inputs under Format Inputs`,
-			);
-		}
-		return lists.map((input) => ({
-			name: listLabel(input),
-			value: input.name,
-			...(input.description ? { description: input.description } : {}),
-		}));
+		const described = (input: (typeof lists)[number]) =>
+			input.description ? { description: input.description } : {};
+		if (lists.length === 0)
+			return [
+				{ name: `Format ${formatMention(format)} takes no list: remove this entry`, value: '' },
+			];
+		if (lists.length === 1)
+			return [{ name: listLabel(lists[0]), value: '', ...described(lists[0]) }];
+		return [
+			{ name: 'Choose a List Input', value: '', description: 'This format takes several lists' },
+			...lists.map((input) => ({ name: listLabel(input), value: input.name, ...described(input) })),
+		];
 	});
 }

@@ -46,11 +46,12 @@ export function mappedInputs(
 		input[name] = untyped.has(name) && typeof value === 'string' ? parseScalar(value) : value;
 	}
 	for (const entry of givenLists(ctx, itemIndex)) {
+		const name = entry.name || onlyList(ctx, format, lists, itemIndex);
 		// An input the loaded fields do not know (a format given by expression, fields loaded before
 		// the format changed) goes as a list of texts: the service is the judge of it.
-		const list = lists.get(entry.name) ?? unknownList(ctx, schema, entry.name, itemIndex);
-		delete input[entry.name];
-		setList(ctx, input, entry.name, list, entry.entries, itemIndex);
+		const list = lists.get(name) ?? unknownList(ctx, schema, name, itemIndex);
+		delete input[name];
+		setList(ctx, input, name, list, entry.entries, itemIndex);
 	}
 	const missing = [
 		...schema.filter((field) => field.required && !lists.has(field.id)),
@@ -114,7 +115,7 @@ function setList(
 	if (read.list.length > 0) input[name] = read.list as IDataObject[];
 }
 
-/** List Inputs as filled: each entry's input (from the list, or an id) and its text or array. */
+/** List Inputs as filled: each entry's input (from the list, an id, or '' for the only one) and its text or array. */
 function givenLists(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -123,16 +124,29 @@ function givenLists(
 		name?: unknown;
 		entries?: unknown;
 	}>;
-	return rows.map((row) => {
-		const name = String(row.name ?? '').trim();
-		if (!name) {
-			throw new NodeOperationError(ctx.getNode(), 'A list under List Inputs has no input chosen', {
-				itemIndex,
-				description: 'Choose its input in "Input Name or ID", or remove the entry.',
-			});
-		}
-		return { name, entries: row.entries };
-	});
+	return rows.map((row) => ({ name: String(row.name ?? '').trim(), entries: row.entries }));
+}
+
+/** A List Inputs row left at its first choice (''): the format's only list, if it has one. */
+function onlyList(
+	ctx: IExecuteFunctions,
+	format: FormatNamed,
+	lists: Map<string, ListField>,
+	itemIndex: number,
+): string {
+	if (lists.size === 1) return [...lists.keys()][0];
+	throw new NodeOperationError(
+		ctx.getNode(),
+		lists.size
+			? 'A list under List Inputs has no input chosen'
+			: `Format ${formatMention(format)} takes no list`,
+		{
+			itemIndex,
+			description: lists.size
+				? 'Choose its input in "Input Name or ID", or remove the entry.'
+				: 'Remove the entries under List Inputs, and fill its inputs under Format Inputs.',
+		},
+	);
 }
 
 /** A List Inputs entry for an input Format Inputs does not hold as a list. */
