@@ -553,7 +553,18 @@ const CASES: Case[] = [
 	[
 		'create: a setting of another network (TikTok: Title for X)',
 		post({ settings: { setting: [{ target: 'network:x', name: 'tiktok:title', value: 'T' }] } }),
-		'The setting "TikTok: title" applies to X',
+		'The setting "TikTok: Title" is a TikTok setting, but its row applies to X',
+		'NodeOperationError',
+		channels,
+	],
+	[
+		'create: a setting of another network named by its label as the list showed it (LinkedIn: Post Images as Carousel for X)',
+		post({
+			settings: {
+				setting: [{ target: 'network:x', name: 'linkedin:post_as_images_carousel', value: 'true' }],
+			},
+		}),
+		'The setting "LinkedIn: Post Images as Carousel" is a LinkedIn setting, but its row applies to X',
 		'NodeOperationError',
 		channels,
 	],
@@ -562,7 +573,7 @@ const CASES: Case[] = [
 		post({
 			settings: { setting: [{ target: 'channel:ch_x', name: 'youtube:title', value: 'T' }] },
 		}),
-		'The setting "YouTube: title" applies to X',
+		'The setting "YouTube: Title" is a YouTube setting, but its row applies to X',
 		'NodeOperationError',
 		channels,
 	],

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { aNetwork, channelLabel, networkName } from '../../../shared/channels';
 import type { Channel } from '../../../shared/shapes';
 import { keyValuePairs } from '../fields/parameters';
-import { readSettingName, settingsNetwork } from './knownSettings';
+import { KNOWN_SETTINGS, readSettingName, settingsNetwork } from './knownSettings';
 
 /** What X requires (the spec's example) and what a post says when nobody chose. */
 const X_DEFAULT_WHO_CAN_REPLY = 'everyone';
@@ -113,12 +113,16 @@ export function settingsPerChannel(
 				? target.key
 				: channels.find((channel) => channel.id === target.key)?.identifier;
 		if (network && targetNetwork && network !== settingsNetwork(targetNetwork)) {
+			// Named as its list showed it: n8n does not reload Setting Name when Applies To changes.
+			const label = KNOWN_SETTINGS.find(
+				(known) => known.network === network && known.name === name,
+			)?.label;
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`The setting "${networkName(network)}: ${name}" applies to ${networkName(targetNetwork)}`,
+				`The setting "${networkName(network)}: ${label ?? name}" is ${aNetwork(network)} setting, but its row applies to ${networkName(targetNetwork)}`,
 				{
 					itemIndex,
-					description: `It is ${aNetwork(network)} setting. Choose ${aNetwork(network)} channel or "All ${networkName(network)} Channels" under "Applies To", or another setting.`,
+					description: `Under "Applies To" choose ${aNetwork(network)} channel or "All ${networkName(network)} Channels"; or, to keep ${networkName(targetNetwork)}, choose the setting again in "Setting Name" (its list shows ${networkName(targetNetwork)}'s settings once reopened).`,
 				},
 			);
 		}
