@@ -104,11 +104,11 @@ export function resolveChannel(
 	const list = (channels: Channel[]) => channels.map(channelMention).join(', ');
 	if (matches.length > 1)
 		return {
-			problem: `Channel "${given}" matches ${matches.length} connected channels: ${list(matches)}. Give one of their ids`,
+			problem: `Channel "${given}" matches ${matches.length} connected channels: ${list(matches)}. Give one of their ids.`,
 		};
 	return {
 		problem: connected.length
-			? `Channel "${given}" is none of the connected channels: ${list(connected)}. Give a channel's id or exact name`
-			: `Channel "${given}" cannot be used: no channel is connected yet`,
+			? `Channel "${given}" is none of the connected channels: ${list(connected)}. Give a channel's id or exact name.`
+			: `Channel "${given}" cannot be used: no channel is connected yet.`,
 	};
 }

@@ -413,14 +413,14 @@ const CASES: Case[] = [
 	[
 		'create: unknown channel',
 		post({ channels: ['ch_gone'] }),
-		'Channel "ch_gone" is none of the connected channels: X · X (ch_x), LinkedIn · LinkedIn (ch_li), Odd (ch_odd). Give a channel\'s id or exact name',
+		'Channel "ch_gone" is none of the connected channels: X · X (ch_x), LinkedIn · LinkedIn (ch_li), Odd (ch_odd). Give a channel\'s id or exact name.',
 		'NodeOperationError',
 		channels,
 	],
 	[
 		'create: channel id given as a number',
 		post({ channels: '={{ 42 }}' }),
-		'Channel "42" is none of the connected channels: X · X (ch_x), LinkedIn · LinkedIn (ch_li), Odd (ch_odd). Give a channel\'s id or exact name',
+		'Channel "42" is none of the connected channels: X · X (ch_x), LinkedIn · LinkedIn (ch_li), Odd (ch_odd). Give a channel\'s id or exact name.',
 		'NodeOperationError',
 		channels,
 	],

@@ -188,7 +188,7 @@ describe('Post → Create', () => {
 		const result = await runAction({ ...base, type: 'now', channels: ['ch_gone'] });
 		// The candidates are in the message itself: an AI agent's model is given nothing else.
 		expect(result.error?.message).toBe(
-			'Channel "ch_gone" is none of the connected channels: Acme on X · X (ch_x), Acme on LinkedIn · LinkedIn (ch_li). Give a channel\'s id or exact name',
+			'Channel "ch_gone" is none of the connected channels: Acme on X · X (ch_x), Acme on LinkedIn · LinkedIn (ch_li). Give a channel\'s id or exact name.',
 		);
 		expect(post.isDone()).toBe(false);
 	});
@@ -216,7 +216,11 @@ describe('Post → Create', () => {
 			.reply(200, []);
 		const result = await runAction({ ...base, type: 'now', channels: ['X'] });
 		expect(result.error?.message).toBe(
-			'Channel "X" matches 2 connected channels: Acme on X · X (ch_x), Other · X (ch_x2). Give one of their ids',
+			'Channel "X" matches 2 connected channels: Acme on X · X (ch_x), Other · X (ch_x2). Give one of their ids.',
+		);
+		// Said once: the description adds only how to connect one more.
+		expect((result.error as { description?: string }).description).toBe(
+			'A channel not listed is connected first: Channel → Get Connect URL (resource "channel", operation "getConnectUrl").',
 		);
 		expect(post.isDone()).toBe(false);
 	});

@@ -216,8 +216,9 @@ async function chosenChannels(
 		if ('problem' in found) {
 			throw new NodeOperationError(ctx.getNode(), found.problem, {
 				itemIndex,
+				// Said once: the message names the channels and what to give (a tool's caller sees both).
 				description:
-					'Pick channels from the list, or give their ids or exact names; a channel not listed must be connected first (Channel → Get Connect URL).',
+					'A channel not listed is connected first: Channel → Get Connect URL (resource "channel", operation "getConnectUrl").',
 			});
 		}
 		return found.channel;
