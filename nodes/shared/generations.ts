@@ -20,6 +20,7 @@ import {
 	normaliseGeneration,
 	type GenerationOutput,
 } from './shapes';
+import { operationHint } from './hints';
 
 /**
  * GET /studio/generations/:id. `namedByUser`: the id came from a parameter, so a 500 may mean an
@@ -81,7 +82,7 @@ export async function waitForGeneration(
 					{ generationId: id, status: String(generation.status) },
 					{
 						message: `Generation ${id} did not finish in time (still ${String(generation.status)})`,
-						description: `It was started and may still finish: use "Studio → Get Generation" with ID ${id} later, or raise "Timeout (Minutes)". It was not started again.`,
+						description: `It was started and may still finish: use ${operationHint('getGeneration')} with ID ${id} later, or raise "Timeout (Minutes)". It was not started again.`,
 						itemIndex,
 					},
 				),
@@ -100,7 +101,7 @@ export async function waitForGeneration(
 function whileWaiting(error: unknown, id: string): unknown {
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
 	error.message = `Generation ${id} was started, but waiting for it failed: ${error.message}`;
-	error.description = `Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" with ID ${id} to see how it ended.${error.description ? ` ${error.description}` : ''}`;
+	error.description = `Do not run this node again for it, that would start and charge a new one: use ${operationHint('getGeneration')} with ID ${id} to see how it ended.${error.description ? ` ${error.description}` : ''}`;
 	return withGenerationId(error, id);
 }
 
@@ -122,8 +123,7 @@ export function generationFailedError(
 		{ generationId: id, status: 'failed' },
 		{
 			message: `Generation ${id} failed${reasonText ? `: ${reasonText}` : ''}`,
-			description:
-				'The service reported it as failed. Check its inputs and start a new one; Studio → Get Credits shows what is left.',
+			description: `The service reported it as failed. Check its inputs and start a new one; ${operationHint('getCredits')} shows what is left.`,
 			itemIndex,
 		},
 	);

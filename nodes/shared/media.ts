@@ -7,6 +7,7 @@ import { shortDate } from './dates';
 import { walkPages } from './paging';
 import { mediaFileName, mediaFileTime } from './shapes';
 import { simplifyFile } from './simplify';
+import { operationHint } from './hints';
 
 /**
  * How the media library is read: GET /media, a list under one of these keys, and what a 404 of
@@ -142,7 +143,7 @@ export async function mediaFileById(
 	if (!path) {
 		throw new NodeOperationError(ctx.getNode(), `Media file "${id}" is not in the media library`, {
 			itemIndex,
-			description: 'Choose a file from the list under Media, or upload it first (Media → Upload).',
+			description: `Choose a file from the list under Media, or upload it first: ${operationHint('upload')}.`,
 		});
 	}
 	return { id, path };

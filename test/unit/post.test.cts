@@ -220,7 +220,7 @@ describe('Post → Create', () => {
 		);
 		// Said once: the description adds only how to connect one more.
 		expect((result.error as { description?: string }).description).toBe(
-			'A channel not listed is connected first: Channel → Get Connect URL (resource "channel", operation "getConnectUrl").',
+			'A channel not listed is connected first: "Channel → Get Connect URL" (resource "channel", operation "getConnectUrl").',
 		);
 		expect(post.isDone()).toBe(false);
 	});
@@ -229,6 +229,13 @@ describe('Post → Create', () => {
 		const result = await runAction({ ...base, type: 'schedule', date: '={{ "next tuesday" }}' });
 		expect(result.error?.message).toBe(
 			'"Date" is not a valid date: "next tuesday". Give it in ISO 8601 with a zone, for example 2026-12-01T09:30:00Z',
+		);
+	});
+
+	test('a past date for a scheduled post: the advice names the Type to send as the panel shows it and as its value', async () => {
+		const result = await runAction({ ...base, type: 'schedule', date: '2021-06-01T10:00:00Z' });
+		expect((result.error as { description?: string }).description).toBe(
+			'Pick a later date, or set Type to "Publish Now" (now) to post right away.',
 		);
 	});
 

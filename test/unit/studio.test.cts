@@ -266,7 +266,7 @@ describe('Studio → Start Generation', () => {
 			details: {
 				generationId: 'gen_f',
 				description:
-					'The service reported it as failed. Check its inputs and start a new one; Studio → Get Credits shows what is left.',
+					'The service reported it as failed. Check its inputs and start a new one; "Studio → Get Credits" (resource "studio", operation "getCredits") shows what is left.',
 			},
 		});
 	});
@@ -362,7 +362,7 @@ describe('Studio → Start Generation', () => {
 			'Generation gen_7 was started, but waiting for it failed: The service refused access to GET /studio/generations/gen_7 (403): forbidden',
 		);
 		expect((result.error as { description?: string }).description).toMatch(
-			/^Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" with ID gen_7/,
+			/^Do not run this node again for it, that would start and charge a new one: use "Studio → Get Generation" \(resource "studio", operation "getGeneration"\) with ID gen_7/,
 		);
 		expect(counted.starts).toBe(1);
 	});

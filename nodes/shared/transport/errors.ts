@@ -5,6 +5,7 @@ import { serverMessages } from '../shapes/errors';
 
 import type { Connection } from './connection';
 import { movedInstanceUrl } from './instanceUrl';
+import { operationHint } from '../hints';
 
 /** Method and path of a request, as errors name it. */
 export interface RequestLine {
@@ -144,7 +145,7 @@ export function statusError(
 		case 402:
 			return error(
 				'Not enough credits for this request. Nothing was reserved or charged',
-				'Add credits in the application, or choose a cheaper format. "Studio → Get Credits" shows what is left.',
+				`Add credits in the application, or choose a cheaper format. ${operationHint('getCredits')} shows what is left.`,
 			);
 		case 403:
 			return error(

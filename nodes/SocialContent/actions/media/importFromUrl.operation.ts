@@ -5,6 +5,7 @@ import { apiRequest, type RunContext } from '../../../shared/transport';
 import { asRecord } from '../../../shared/shapes';
 import { requiredText } from '../fields/parameters';
 import { notPublicReason } from './publicAddress';
+import { operationHint } from '../../../shared/hints';
 
 const show = { resource: ['media'], operation: ['importFromUrl'] };
 
@@ -55,8 +56,7 @@ export async function execute(
 			`"URL" is not a public address: it points to ${notPublic}`,
 			{
 				itemIndex,
-				description:
-					'The service imports only public http(s) files and cannot reach this machine or a private network. Read the file with a node before this one (Read/Write Files from Disk, HTTP Request) and use Media → Upload instead.',
+				description: `The service imports only public http(s) files and cannot reach this machine or a private network. Read the file with a node before this one (Read/Write Files from Disk, HTTP Request) and use ${operationHint('upload')} instead.`,
 			},
 		);
 	}

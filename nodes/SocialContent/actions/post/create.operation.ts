@@ -20,6 +20,7 @@ import {
 	settingsProperty,
 	textPerChannel,
 } from './postSettings';
+import { choiceHint, operationHint } from '../../../shared/hints';
 
 const show = { resource: ['post'], operation: ['create'] };
 
@@ -186,7 +187,7 @@ function postDate(ctx: IExecuteFunctions, type: string, itemIndex: number): stri
 			`"Date" is in the past (${date}; it is now ${new Date().toISOString()}): a scheduled post needs a future date`,
 			{
 				itemIndex,
-				description: 'Pick a later date, or set Type to "Publish Now" to post right away.',
+				description: `Pick a later date, or set Type to ${choiceHint('Publish Now', 'now')} to post right away.`,
 			},
 		);
 	}
@@ -217,8 +218,7 @@ async function chosenChannels(
 			throw new NodeOperationError(ctx.getNode(), found.problem, {
 				itemIndex,
 				// Said once: the message names the channels and what to give (a tool's caller sees both).
-				description:
-					'A channel not listed is connected first: Channel → Get Connect URL (resource "channel", operation "getConnectUrl").',
+				description: `A channel not listed is connected first: ${operationHint('getConnectUrl')}.`,
 			});
 		}
 		return found.channel;

@@ -9,6 +9,7 @@ import {
 	uploadBinary,
 	type MediaRef,
 } from '../../../shared/media';
+import { operationHint } from '../../../shared/hints';
 
 export const mediaProperty: INodeProperties = {
 	displayName: 'Media',
@@ -122,8 +123,7 @@ export function planMedia(
 			case 'binary': {
 				const field = String(entry.binaryPropertyName ?? 'data').trim() || 'data';
 				assertBinaryField(ctx, field, `${label}: Input Binary Field`, itemIndex);
-				const fix =
-					'The service answered the upload without them. Try Media → Upload with the same file to see its answer.';
+				const fix = `The service answered the upload without them. Try ${operationHint('upload')} with the same file to see its answer.`;
 				return {
 					attach: async () => [
 						mediaRef(ctx, await uploadBinary(ctx, run, field, itemIndex), label, fix, itemIndex),
@@ -146,8 +146,7 @@ export function planMedia(
 				return { attach: async () => [await mediaFileById(ctx, run, id, itemIndex)] };
 			}
 			default: {
-				const fix =
-					'Use the id and path returned by Media → Upload or Import From URL, or choose another way to attach it.';
+				const fix = `Use the id and path returned by ${operationHint('upload')} or ${operationHint('importFromUrl')}, or choose another way to attach it.`;
 				const ref = mediaRef(ctx, { id: entry.id, path: entry.path }, label, fix, itemIndex);
 				return { attach: async () => [ref] };
 			}

@@ -13,6 +13,7 @@ import { normaliseGeneration } from '../../../shared/shapes';
 import { mappedInputs, type FormatNamed } from '../fields/mappedInputs';
 import { simplifyProperty } from '../../../shared/simplify';
 import { isToolRun, jsonObject, keyValuePairs, locatorId } from '../fields/parameters';
+import { operationHint } from '../../../shared/hints';
 
 const show = { resource: ['studio'], operation: ['startGeneration'] };
 
@@ -341,7 +342,7 @@ async function refuseAbovePrice(
 			`Unknown format "${formatId}"; the formats are: ${known}`,
 			{
 				itemIndex,
-				description: 'Pick a format from the list; "Studio → Get Many Formats" shows them all.',
+				description: `Pick a format from the list; ${operationHint('listFormats')} shows them all.`,
 			},
 		);
 	}

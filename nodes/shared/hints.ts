@@ -1,0 +1,24 @@
+/**
+ * The operations an error's advice points to, named as the panel shows them and as a tool's caller
+ * sends them: a person reads the label, an agent or MCP client the values.
+ */
+const OPERATIONS = {
+	getGeneration: ['Studio → Get Generation', 'studio', 'getGeneration'],
+	getCredits: ['Studio → Get Credits', 'studio', 'getCredits'],
+	listFormats: ['Studio → Get Many Formats', 'studio', 'listFormats'],
+	listChannels: ['Channel → Get Many', 'channel', 'list'],
+	getConnectUrl: ['Channel → Get Connect URL', 'channel', 'getConnectUrl'],
+	upload: ['Media → Upload', 'media', 'upload'],
+	importFromUrl: ['Media → Import From URL', 'media', 'importFromUrl'],
+} as const;
+
+/** `"Studio → Get Generation" (resource "studio", operation "getGeneration")`. */
+export function operationHint(which: keyof typeof OPERATIONS): string {
+	const [label, resource, operation] = OPERATIONS[which];
+	return `"${label}" (resource "${resource}", operation "${operation}")`;
+}
+
+/** A choice named as the panel shows it and as it is sent: `"Publish Now" (now)`. */
+export function choiceHint(label: string, value: string): string {
+	return `"${label}" (${value})`;
+}
