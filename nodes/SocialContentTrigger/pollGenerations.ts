@@ -81,6 +81,7 @@ export async function pollGenerations(
 			stopAt: deepEnough(),
 			untilMs: run.deadlineMs,
 			turnIfOldestFirst: true,
+			wholePages: true,
 		});
 		// A list that grows at its end: the starting point is its newest entries, read from the end.
 		const growsAtEnd = reading.direction === 'oldestFirst';
@@ -89,6 +90,7 @@ export async function pollGenerations(
 				stopAt: deepEnough(),
 				untilMs: run.deadlineMs,
 				backward: true,
+				wholePages: true,
 			});
 		if (!reading.entries.length && !reading.emptyList) {
 			run.n8n.logger.warn(
@@ -132,14 +134,8 @@ export async function pollGenerations(
 		run.n8n.logger.warn(
 			`Social Content Trigger: the list of generations now runs ${turnedTo === 'oldestFirst' ? 'oldest' : 'newest'} first; a new starting point is taken at the next poll`,
 		);
-		const startOver: GenerationState = {
-			...state,
-			direction: turnedTo === 'oldestFirst' ? turnedTo : undefined,
-			seq: state.seq + 1,
-			scan: undefined,
-			startAgain: true,
-		};
-		return { items: [], commit: family.commitOf(startOver) };
+		const direction = turnedTo === 'oldestFirst' ? turnedTo : undefined;
+		return { items: [], commit: family.commitOf(startOver(state, { direction })) };
 	}
 	const entries = [...scanEntries(state.scan), ...reading.entries];
 	const pendingRead = entries.filter(isPending).map((entry) => String(entry.id));
@@ -181,15 +177,7 @@ export async function pollGenerations(
 		);
 		// A read over several polls kept only part of what it read: the next poll reads the list
 		// from the top as a starting point, so what it did not keep is not taken for new.
-		if (state.scan) {
-			const next: GenerationState = {
-				...state,
-				seq: state.seq + 1,
-				scan: undefined,
-				startAgain: true,
-			};
-			return { items: [], commit: family.commitOf(next) };
-		}
+		if (state.scan) return { items: [], commit: family.commitOf(startOver(state)) };
 	}
 	if (state.emptyAtMs !== undefined && decided.listed.length > 0 && !decided.finished.length)
 		run.n8n.logger.info(
@@ -218,6 +206,11 @@ export async function pollGenerations(
 		.filter((key) => !fired.has(key));
 	const next = settle(state, { ...decided, pending }, { ...emitted, open, resolvedPending }, seen);
 	return { items: emitted.items, commit: family.commitOf(next) };
+}
+
+/** The state that takes a new starting point at the next poll. */
+function startOver(state: GenerationState, change: Partial<GenerationState> = {}): GenerationState {
+	return { ...state, seq: state.seq + 1, scan: undefined, startAgain: true, ...change };
 }
 
 /** A new starting point that keeps what the state it replaces still owed. */
@@ -295,6 +288,8 @@ async function readGenerations(
 		from?: PagePosition;
 		backward?: boolean;
 		turnIfOldestFirst?: boolean;
+		/** A stop ends the read at its page's end (a starting point sees what runs on a page it has). */
+		wholePages?: boolean;
 		stopAt: (slice: IDataObject[]) => boolean;
 		untilMs?: number;
 	},
@@ -311,7 +306,7 @@ async function readGenerations(
 		length += list.filter(hasId).length;
 		// Each slice is read only when its turn comes: a quiet poll over a long unpaged list reads one.
 		const slices = Math.ceil(list.length / SLICE);
-		for (let index = 0; index < slices && !stopped; index++) {
+		for (let index = 0; index < slices && (!stopped || how.wholePages); index++) {
 			const slice = list
 				.slice(index * SLICE, (index + 1) * SLICE)
 				.map(normaliseGeneration)
@@ -325,7 +320,7 @@ async function readGenerations(
 				}
 			}
 			entries.push(...slice);
-			stopped = how.stopAt(slice);
+			stopped ||= how.stopAt(slice);
 		}
 		pages++;
 		outOfTime = !stopped && how.untilMs !== undefined && run.clock.now() >= how.untilMs;

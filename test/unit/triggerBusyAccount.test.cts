@@ -169,6 +169,22 @@ describe('a clean-up', () => {
 });
 
 describe('the account is the service account', () => {
+	test("another account's key, whose unpaged list holds 6,007 finished above one still running: that one fires when it finishes", async () => {
+		const { n8n } = await started({ timestamps: 'none', order: 'creation' }, (s) =>
+			s.createDoneMany('mine_', 17),
+		);
+		nock.cleanAll();
+		servePing();
+		pingAnswer.organization = 'org_2';
+		const other = new GenerationService({ timestamps: 'none', order: 'creation' });
+		other.serve();
+		other.create('running');
+		other.createDoneMany('theirs_', 6007);
+		expect((await polls(n8n, 1)).flat()).toEqual([]);
+		other.finish('running');
+		expect((await polls(n8n, 2)).flat()).toEqual(['running']);
+	});
+
 	test("another account's key pasted into the same credential: none of its 211 old generations fire", async () => {
 		const { service, n8n } = await started({ timestamps: 'none', order: 'creation' }, (s) =>
 			s.createDoneMany('mine_', 17),
