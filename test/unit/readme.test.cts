@@ -9,11 +9,22 @@ const ROOT = join(__dirname, '..', '..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const lines = readme.split('\n');
 
-test('the two commands are in the first 20 lines: the demo, then the tests', () => {
-	const top = lines.slice(0, 20).join('\n');
-	expect(top).toMatch(/^npm ci && npm run demo\b/m);
-	expect(top).toMatch(/^npm test\b/m);
-	expect(top.indexOf('npm run demo')).toBeLessThan(top.indexOf('npm test'));
+test('the two commands are the first two, near the top, under Try it and Develop', () => {
+	const commands = lines.filter((line) => /^(npm|docker|mkdir|[A-Z_]+=)/.test(line));
+	expect(commands.slice(0, 2).map((line) => line.split('#')[0].trim())).toEqual([
+		'npm ci && npm run demo',
+		'npm test',
+	]);
+	const under = (command: string) =>
+		lines
+			.slice(
+				0,
+				lines.findIndex((line) => line.startsWith(command)),
+			)
+			.filter((line) => line.startsWith('## '))
+			.at(-1);
+	expect([under('npm ci && npm run demo'), under('npm test')]).toEqual(['## Try it', '## Develop']);
+	expect(lines.findIndex((line) => line.startsWith('npm test'))).toBeLessThan(45);
 });
 
 test('CI runs exactly the README’s test command', () => {
@@ -28,7 +39,8 @@ test('is at most 400 lines', () => {
 test('has the sections a user looks for, in order', () => {
 	const headings = lines.filter((line) => line.startsWith('## ')).map((line) => line.slice(3));
 	const wanted = [
-		'The two commands',
+		'Try it',
+		'Develop',
 		'Contents',
 		'Install',
 		'Credentials',
@@ -44,6 +56,9 @@ test('has the sections a user looks for, in order', () => {
 	expect(headings.filter((heading) => wanted.includes(heading))).toEqual(wanted);
 	expect(readme).toMatch(/1\.60\.1 or later/);
 	expect(readme).toMatch(/Queue mode/);
+	expect(readme).toMatch(/\*\*Docker\*\*/);
+	// Words from inside the project do not reach users.
+	expect(readme).not.toMatch(/\bthe spec\b|cloud rules|earlier release/i);
 	expect(readme).toContain('[CHANGELOG.md](CHANGELOG.md)');
 });
 
