@@ -69,6 +69,8 @@ function simulate(
 	concurrency: number,
 	items: number,
 	latencyMs = 3,
+	/** Requests each item sends one after another (a list read page by page: many). */
+	requestsPerItem = 1,
 ) {
 	const pacer = new RequestPacer();
 	pacer.expectItems(items); // as the router does
@@ -118,10 +120,16 @@ function simulate(
 		});
 	};
 	const worker = () => {
-		if (next > 0) pacer.itemDone();
 		if (next < items) {
 			next++;
-			attempt(worker);
+			pacer.itemStarted();
+			let left = requestsPerItem;
+			const request = () => {
+				if (--left > 0) return attempt(request);
+				pacer.itemDone();
+				worker();
+			};
+			attempt(request);
 		}
 	};
 	for (let i = 0; i < concurrency; i++) worker();
@@ -316,6 +324,68 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		},
 	);
 
+	test.each(
+		(['fractions', 'whole seconds', 'whole numbers, no header'] as const).flatMap((waits) =>
+			[
+				[1, 1499],
+				[3, 499],
+			].map(([items, perItem]) => [items, perItem, waits] as const),
+		),
+	)(
+		'%i item(s) of %i requests each (Get Many, Return All): a limit that rises (2/s for 20 s, then 20/s) is found, ≤ 1.5 × the ideal time; retryAfter in %s',
+		(items, perItem, waits) => {
+			const total = items * perItem;
+			const result = simulate(rising(20_000, 2), waits, 1, items, 3, perItem);
+			const idealSeconds = 20 + (total - 60) / 20;
+			// eslint-disable-next-line no-console -- the measured time is the point of reading the log
+			console.log(
+				`limit rises, ${items} × ${perItem} requests, ${waits}: ${result.seconds.toFixed(1)} s (ideal ${idealSeconds}), 429 ${result.refused} of ${result.sent}`,
+			);
+			expect(result.early).toBe(0);
+			expect(result.seconds / idealSeconds).toBeLessThanOrEqual(1.5);
+		},
+	);
+
+	test.each(['fractions', 'whole seconds', 'whole numbers, no header'] as const)(
+		'one item of 1,999 requests, squeezed then released (a bucket shared from 10 s to 40 s), retryAfter in %s: ≤ 1.5 × the ideal time',
+		(waits) => {
+			const limiter = sharedBucket((now) => (now >= 10_000 && now < 40_000 ? 5 : 20));
+			const result = simulate(limiter, waits, 1, 1, 3, 1999);
+			const idealSeconds = 40 + (1999 - 350) / 20;
+			// eslint-disable-next-line no-console -- as above
+			console.log(
+				`squeeze then release, 1 × 1,999 requests, ${waits}: ${result.seconds.toFixed(1)} s (ideal ${idealSeconds}), 429 ${result.refused} of ${result.sent}`,
+			);
+			expect(result.early).toBe(0);
+			expect(result.seconds / idealSeconds).toBeLessThanOrEqual(1.5);
+		},
+	);
+
+	test('few items of many requests against a fixed window of 20 a second, started anywhere in the window: ≥ 0.77 × the allowed rate (seeded property test)', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: 5 }),
+				fc.integer({ min: 30, max: 400 }),
+				fc.integer({ min: 0, max: 999 }),
+				fc.integer({ min: 1, max: 10 }),
+				fc.constantFrom('whole seconds', 'whole numbers, no header'),
+				(items, perItem, phaseMs, latency, waits) => {
+					const result = simulate(
+						fixedWindow(20, 1000, phaseMs),
+						waits,
+						1,
+						items,
+						latency,
+						perItem,
+					);
+					expect(result.early).toBe(0);
+					expect((items * perItem) / 20 / result.seconds).toBeGreaterThanOrEqual(0.77);
+				},
+			),
+			{ seed: 42, numRuns: 100 },
+		);
+	});
+
 	test('runs of any size against a fixed window of 20 a second, with whole-second waits, started anywhere in the window: ≥ 0.77 × the allowed rate (seeded property test)', () => {
 		fc.assert(
 			fc.property(
@@ -347,6 +417,7 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 			const pacer = new RequestPacer();
 			if (items !== undefined) pacer.expectItems(items);
 			const send = (at: number) => {
+				pacer.itemStarted();
 				pacer.accepted();
 				pacer.itemDone();
 				return at;

@@ -73,6 +73,7 @@ export async function runForEachItem(
 	const worker = async () => {
 		while (next < items.length && !stopped) {
 			const itemIndex = next++;
+			run.pacer.itemStarted();
 			try {
 				refuseUnknownChoices(this, operation.description ?? [], itemIndex);
 				const results = await operation.execute.call(this, itemIndex, run);

@@ -33,8 +33,8 @@
  *    so a rise after a long steady stretch is still found within seconds: in simulation it costs
  *    a steady run at most 2.6 % of its time (fractional waits, 10 at once), nothing in a
  *    whole-second run under a minute.
- * 5. The run says how many items it has (`expectItems`; the action node does, a trigger's poll does
- *    not): a faster pace is tried only while the requests left could save twice what a failed try
+ * 5. The run says how many items it has (`expectItems`, `itemStarted`; the action node does, a
+ *    trigger's poll does not), and so how many requests are left: a faster pace is tried only while the requests left could save twice what a failed try
  *    costs (a 429's wait), so the last seconds of a run are not spent on one. A guess that fails
  *    before any pace held usually drops 20 % and tries again; in a run whose rest takes fewer than
  *    15 such waits at the pace whole-second waits prove (as many requests per wait as got through
@@ -78,8 +78,8 @@ export class RequestPacer {
 	 * (the limiter's window taken as the wait), where a failed guess of a short run goes next.
 	 */
 	private provenPace = 0;
-	/** The run's items, when it says how many: how far it is through them. */
-	private items: { total: number; done: number } | undefined;
+	/** The run's items, when it says how many: how many have started, and how many are through. */
+	private items: { total: number; started: number; done: number } | undefined;
 	/** What a refused request costs in waiting, as last seen (ms). */
 	private refusalCostMs = 0;
 	/** The first unpaced burst the limiter cut short: how many got through, in how long (ms). */
@@ -120,7 +120,12 @@ export class RequestPacer {
 
 	/** The run has `total` items to go through (the action node's input): a probe weighs what is left. */
 	expectItems(total: number): void {
-		this.items = { total, done: 0 };
+		this.items = { total, started: 0, done: 0 };
+	}
+
+	/** One of the run's items starts: its requests count towards the run's size. */
+	itemStarted(): void {
+		if (this.items) this.items.started++;
 	}
 
 	/** One of the run's items is through, whether it succeeded or failed. */
@@ -340,11 +345,15 @@ export class RequestPacer {
 		return left * (1000 / this.rate - 1000 / pace) >= PROBE_WORTH * this.refusalCostMs;
 	}
 
-	/** Requests the run still has to send, from its items left and the requests per item so far. */
+	/**
+	 * Requests the run still has to send: its items not through, each as many as the started ones
+	 * sent on average. An item still sending (a list read page by page) counts as sending as many
+	 * again, so one item of many requests is a long run, not a short one.
+	 */
 	private requestsLeft(): number {
 		if (!this.items) return Infinity;
-		const { total, done } = this.items;
-		const perItem = done > 0 ? Math.max(1, this.acceptedCount / done) : 1;
+		const { total, started, done } = this.items;
+		const perItem = Math.max(1, this.acceptedCount / Math.max(1, started));
 		return Math.max(0, total - done) * perItem;
 	}
 
