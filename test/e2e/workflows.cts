@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startGeneration } from '../helpers/parameters.cjs';
+import { formatInputs, startGeneration } from '../helpers/parameters.cjs';
 
 const ACTION = 'n8n-nodes-social-content.socialContent';
 export const API_CREDENTIAL = { id: 'sandboxApiKey', name: 'Social Content (sandbox)' };
@@ -91,6 +91,16 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 				'slideshow',
 				{ hook: '5 habits' },
 				{
+					// Format Inputs as the editor saves them: the list kept hidden, its label saying so.
+					inputs: formatInputs({ hook: '5 habits' }, [
+						{ id: 'hook', type: 'string' },
+						{
+							id: 'captions',
+							displayName: 'Captions (list of texts)',
+							type: 'string',
+							display: false,
+						},
+					]),
 					waitForCompletion: true,
 					pollInterval: 0.2,
 					options: { maxCredits: 20 },

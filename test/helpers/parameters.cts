@@ -13,6 +13,7 @@ export function formatInputs(
 		required?: boolean;
 		type?: string;
 		options?: unknown[];
+		display?: boolean;
 	}> = [],
 ): INodeParameters {
 	const fields = schema.length ? schema : Object.keys(values).map((id) => ({ id, type: 'string' }));

@@ -503,4 +503,17 @@ describe('List Inputs with several lists, or none', () => {
 			expect(result.error?.message).toBe(message);
 		},
 	);
+
+	test('a format given by expression (its inputs never loaded), a row left at its first choice: asked to name its input, not told the format takes none', async () => {
+		const result = await start(
+			{
+				...startGeneration('two_lists', {}),
+				inputs: { mappingMode: 'defineBelow', value: {}, schema: [] } as unknown as INodeParameters,
+				listInputs: { input: [{ name: '', entries: 'a' }] } as INodeParameters,
+			},
+			nocked,
+		);
+		expect(result.error?.message).toBe('A list under List Inputs has no input chosen');
+		expect((result.error as { description?: string }).description).toMatch(/give its id/);
+	});
 });

@@ -46,7 +46,7 @@ export function mappedInputs(
 		input[name] = untyped.has(name) && typeof value === 'string' ? parseScalar(value) : value;
 	}
 	for (const entry of givenLists(ctx, itemIndex)) {
-		const name = entry.name || onlyList(ctx, format, lists, itemIndex);
+		const name = entry.name || onlyList(ctx, format, lists, schema.length > 0, itemIndex);
 		// An input the loaded fields do not know (a format given by expression, fields loaded before
 		// the format changed) goes as a list of texts: the service is the judge of it.
 		const list = lists.get(name) ?? unknownList(ctx, schema, name, itemIndex);
@@ -127,24 +127,30 @@ function givenLists(
 	return rows.map((row) => ({ name: String(row.name ?? '').trim(), entries: row.entries }));
 }
 
-/** A List Inputs row left at its first choice (''): the format's only list, if it has one. */
+/**
+ * A List Inputs row left at its first choice (''): the format's only list, if its loaded inputs
+ * show one. Loaded with none: the format takes none. Not loaded (a format given by expression):
+ * the row must name its input.
+ */
 function onlyList(
 	ctx: IExecuteFunctions,
 	format: FormatNamed,
 	lists: Map<string, ListField>,
+	loaded: boolean,
 	itemIndex: number,
 ): string {
 	if (lists.size === 1) return [...lists.keys()][0];
+	const none = loaded && lists.size === 0;
 	throw new NodeOperationError(
 		ctx.getNode(),
-		lists.size
-			? 'A list under List Inputs has no input chosen'
-			: `Format ${formatMention(format)} takes no list`,
+		none
+			? `Format ${formatMention(format)} takes no list`
+			: 'A list under List Inputs has no input chosen',
 		{
 			itemIndex,
-			description: lists.size
-				? 'Choose its input in "Input Name or ID", or remove the entry.'
-				: 'Remove the entries under List Inputs, and fill its inputs under Format Inputs.',
+			description: none
+				? 'Remove the entries under List Inputs, and fill its inputs under Format Inputs.'
+				: 'Choose its input in "Input Name or ID" (or give its id, e.g. captions), or remove the entry.',
 		},
 	);
 }
