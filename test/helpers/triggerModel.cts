@@ -350,6 +350,9 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	const pending: string[] = [];
 	const removedBeforeFiring = new Set<string>();
 	const mayFireOnce = new Set<string>(); // documented: deep touches
+	// Finish times in 2099: read as none (docs/trigger.md, "Limits"), so a run again that finishes
+	// with the same status cannot be told from the time being put right.
+	const skewed = new Set<string>();
 	const windowCleared = new Set<string>(); // documented: see the clean-up
 	// Lists cut to their newest entries: ids a read showed while pending or first after finishing.
 	const shown = new Set<string>();
@@ -403,7 +406,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	/** Whether a run again that finishes with `status` can be told from the run before it. */
 	const rerunVisible = (id: string, status: string) =>
 		scenario.shape.order !== 'creation' &&
-		(status !== finishedAt.get(id)?.status || scenario.shape.timestamps === 'finish');
+		(status !== finishedAt.get(id)?.status ||
+			(scenario.shape.timestamps === 'finish' && !skewed.has(id)));
 	const finishAgain = (id: string, status: 'done' | 'failed') => {
 		clock++;
 		service.finish(id, status);
@@ -417,7 +421,13 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		else if (change.kind === 'start') for (let i = 0; i < change.count; i++) create();
 		else if (change.kind === 'finishFuture') {
 			const id = create('done');
-			if (scenario.shape.timestamps === 'finish') service.skewFinish(id, Date.UTC(2099, 0, 1));
+			if (scenario.shape.timestamps === 'finish') {
+				service.skewFinish(id, Date.UTC(2099, 0, 1));
+				skewed.add(id);
+				// Placed by its position: in a list that runs oldest first, right only once the trigger
+				// has seen the list's order from five finish times (docs/trigger.md, "Limits").
+				if (scenario.shape.oldestFirst) mayFireOnce.add(id);
+			}
 		} else if (change.kind === 'rerun') {
 			const list = finished();
 			if (!list.length || scenario.shape.window) return;

@@ -8,6 +8,8 @@
  * (`npm run soak:trigger`) plays many thousands of cases with a random one. A failure is shrunk
  * to a minimal scenario and printed with its seed and path, to replay it.
  */
+import { writeFileSync } from 'node:fs';
+
 import fc from 'fast-check';
 
 import {
@@ -22,6 +24,8 @@ const RUNS = Number(process.env.TRIGGER_MODEL_RUNS ?? 60);
 const GIVEN_SEED = process.env.TRIGGER_MODEL_SEED;
 const SEED = GIVEN_SEED === 'random' ? Date.now() % 2 ** 31 : GIVEN_SEED ? Number(GIVEN_SEED) : 38;
 /** With the seed, replays one case (and its shrinking) as a failure printed it: TRIGGER_MODEL_PATH="0:3:1". */
+/** A file the soak writes its totals to every 25 cases. */
+const PROGRESS = process.env.TRIGGER_MODEL_PROGRESS;
 const PATH = process.env.TRIGGER_MODEL_PATH;
 
 test(
@@ -44,6 +48,8 @@ test(
 			fc.asyncProperty(scenarioArb, async (scenario) => {
 				const verdict = await runScenario(scenario);
 				totals.cases++;
+				// A long soak writes its totals as it goes (a run stopped early still says how far it got).
+				if (PROGRESS && totals.cases % 25 === 0) writeFileSync(PROGRESS, JSON.stringify(totals));
 				totals.polls += verdict.polls;
 				totals.fired += verdict.fired;
 				totals.unshown += verdict.documented.unshown;

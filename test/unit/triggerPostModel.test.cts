@@ -5,6 +5,8 @@
  * reads failing, outages, restarts, activations again and another account's key; each engine and
  * each plausible answer. A fixed seed here; `npm run soak:posts` plays many thousands of cases.
  */
+import { writeFileSync } from 'node:fs';
+
 import fc from 'fast-check';
 
 import {
@@ -18,6 +20,8 @@ import {
 const RUNS = Number(process.env.POST_MODEL_RUNS ?? 60);
 const GIVEN_SEED = process.env.POST_MODEL_SEED;
 const SEED = GIVEN_SEED === 'random' ? Date.now() % 2 ** 31 : GIVEN_SEED ? Number(GIVEN_SEED) : 49;
+/** A file the soak writes its totals to every 25 cases. */
+const PROGRESS = process.env.POST_MODEL_PROGRESS;
 const PATH = process.env.POST_MODEL_PATH;
 
 test(
@@ -28,6 +32,8 @@ test(
 			fc.asyncProperty(postScenarioArb, async (scenario) => {
 				const verdict = await runPostScenario(scenario);
 				totals.cases++;
+				// A long soak writes its totals as it goes (a run stopped early still says how far it got).
+				if (PROGRESS && totals.cases % 25 === 0) writeFileSync(PROGRESS, JSON.stringify(totals));
 				totals.polls += verdict.polls;
 				totals.fired += verdict.fired;
 				totals.due += verdict.due;
