@@ -1,14 +1,6 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
 import {
-	brokenDownloadError,
-	isNetworkError,
 	looksLikeHtml,
 	notJsonError,
 	redact,
@@ -19,23 +11,15 @@ import {
 	type RequestSubject,
 } from './errors';
 import { locationOf } from './connection';
-import {
-	bodyText,
-	cancelSignalOf,
-	exchange,
-	parseAnswer,
-	READ_RETRY_DELAYS_MS,
-	requestLimits,
-} from './exchange';
+import { bodyText, exchange, parseAnswer } from './exchange';
 import { StreamingForm } from './multipart';
 import type { RunContext } from './runContext';
-import { abortableWait } from '../compat';
-import type { Clock } from '../clock';
 
 export { MAX_RATE_LIMITED_TRIES, READ_RETRY_DELAYS_MS } from './exchange';
 export type { MissingRoute, RequestSubject } from './errors';
 export { MIN_RATE_LIMIT_WAIT_MS } from './pacing';
 export { RunContext, type ApiContext } from './runContext';
+export { downloadFile, saveDownload, type DownloadedFile, type FileStream } from './downloads';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -107,187 +91,4 @@ export async function apiRequest(
 	if (ok && body === text) throw notJsonError(node, connection, failed, itemIndex);
 	if (ok) return body;
 	throw statusError(node, connection, { ...failed, body }, itemIndex);
-}
-
-/** A readable stream, as prepareBinaryData takes it (nodes may not import Node's stream module). */
-export type FileStream = Exclude<
-	Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
-	Buffer
->;
-
-export interface DownloadedFile {
-	/** The file's bytes as they arrive: hand it to prepareBinaryData, which writes it where n8n keeps binary data. */
-	data: FileStream;
-	mimeType: string | undefined;
-	/** The file name from Content-Disposition or the URL's last segment. */
-	fileName: string | undefined;
-	/** Set when the body went silent for the Timeout and was ended for it (ms of silence). */
-	stalledAfterMs?: number;
-}
-
-/**
- * Downloads a file the service points to (a studio output, a media library file), as a stream:
- * a large file is never held in memory. A path is resolved against the instance; the credential
- * is sent only to the instance's own origin, never to another host (a CDN, a storage bucket),
- * neither directly nor through a redirect.
- */
-export async function downloadFile(
-	run: RunContext,
-	location: string,
-	itemIndex?: number,
-): Promise<DownloadedFile> {
-	const connection = await run.connectionFor(itemIndex);
-	const url = new URL(location, `${connection.appURL}/`);
-	const request = { method: 'GET', path: url.pathname, download: true };
-	const options: IHttpRequestOptions = {
-		method: 'GET',
-		url: url.toString(),
-		encoding: 'stream',
-		json: false,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-	};
-	// A file on another host (a CDN) has limits of its own; the credential goes only to the
-	// instance's origin (sendAuthenticated leaves it off elsewhere).
-	const offInstance = url.origin !== new URL(connection.baseURL).origin;
-	const response = await exchange(run, { ...request, offInstance }, options, itemIndex);
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		const body = parseAnswer(await bodyText(response));
-		const failed = {
-			statusCode: response.statusCode,
-			body,
-			method: 'GET',
-			path: url.pathname,
-			location: locationOf(response),
-		};
-		throw statusError(run.n8n.getNode(), connection, failed, itemIndex);
-	}
-	const file: Partial<DownloadedFile> = {};
-	endOnSilence(
-		response.body as FileStream,
-		requestLimits(run, itemIndex).timeoutMs,
-		file,
-		cancelSignalOf(run.n8n),
-		run.deadlineMs === undefined ? undefined : { atMs: run.deadlineMs, clock: run.clock },
-	);
-	const disposition = String(response.headers['content-disposition'] ?? '');
-	const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
-	const lastSegment = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '');
-	const contentType = String(response.headers['content-type'] ?? '')
-		.split(';')[0]
-		.trim();
-	return Object.assign(file, {
-		data: response.body as FileStream,
-		mimeType: contentType || undefined,
-		fileName: named ?? (lastSegment || undefined),
-	});
-}
-
-/** What the watch below uses of a body stream. */
-interface WatchedBody {
-	push: (chunk: unknown, encoding?: string) => boolean;
-	destroy: (error: Error) => unknown;
-	emit: (event: string, value: unknown) => boolean;
-	on: (event: string, listener: () => void) => unknown;
-	once: (event: string, listener: () => void) => unknown;
-	readableLength?: number;
-	readableHighWaterMark?: number;
-}
-
-/**
- * Ends a body that goes silent for `idleMs` at any point with a network error: n8n's Timeout
- * covers only the wait for the headers, so a file server that sends headers and then nothing
- * would hold the item (or the trigger's poll) for ever. Every chunk that arrives restarts the
- * count, so a slow but moving download is never cut; nor is one whose reader is busy (its
- * buffer full: the silence is ours, not the server's). A run with a deadline (a trigger poll)
- * ends it then too, however it moves: the poll carries that generation over instead. Silence is
- * a real socket's, so it is timed on the real clock; the deadline on the run's.
- */
-function endOnSilence(
-	body: FileStream,
-	idleMs: number,
-	file: Partial<DownloadedFile>,
-	signal?: AbortSignal,
-	deadline?: { atMs: number; clock: Clock },
-): void {
-	const stream = body as unknown as WatchedBody;
-	if (typeof stream.push !== 'function' || typeof stream.destroy !== 'function') return;
-	let lastDataMs = Date.now();
-	let ended = false;
-	const outOfTime = () => deadline !== undefined && deadline.clock.now() >= deadline.atMs;
-	const cut = () => {
-		if (ended) return;
-		ended = true;
-		const late = outOfTime();
-		if (!late) file.stalledAfterMs = idleMs;
-		const reason = late
-			? 'out of time for this poll'
-			: `no data for ${Math.round(idleMs / 1000)} s`;
-		const error = Object.assign(new Error(reason), { code: 'ETIMEDOUT' });
-		// The reader learns at once; destroying a fetch body may wait on the silent connection
-		// before it reports anything (a second report then finds this listener, not a crash).
-		stream.on('error', () => undefined);
-		stream.emit('error', error);
-		stream.destroy(error);
-	};
-	const push = stream.push.bind(stream);
-	stream.push = (chunk, encoding) => {
-		lastDataMs = Date.now();
-		const accepted = push(chunk, encoding);
-		// A body that keeps moving past the deadline is cut as the chunk comes, not at the next look.
-		if (chunk !== null && outOfTime()) void Promise.resolve().then(cut);
-		return accepted;
-	};
-	for (const event of ['end', 'close', 'error']) stream.once(event, () => (ended = true));
-	const checkEveryMs = Math.max(50, Math.min(1000, idleMs / 4));
-	const watch = async () => {
-		while (!ended && !signal?.aborted) {
-			const untilDeadlineMs = deadline ? deadline.atMs - deadline.clock.now() : Infinity;
-			await abortableWait(Math.max(0, Math.min(checkEveryMs, untilDeadlineMs)), signal);
-			if (ended) return;
-			if ((stream.readableLength ?? 0) >= (stream.readableHighWaterMark ?? Infinity))
-				lastDataMs = Date.now();
-			if (outOfTime() || Date.now() - lastDataMs >= idleMs) return cut();
-		}
-	};
-	watch().catch(() => undefined); // cancelled with the execution: the body goes with it
-}
-
-/**
- * Downloads a file and hands it, as it streams, to `save` (n8n's prepareBinaryData). A body that
- * breaks off fails `save`, so nothing partial is kept as a file; the download being a read, it is
- * tried again a bounded number of times before a network error that says so.
- */
-export async function saveDownload<T>(
-	run: RunContext,
-	location: string,
-	itemIndex: number | undefined,
-	save: (file: DownloadedFile) => Promise<T>,
-): Promise<T> {
-	const signal = cancelSignalOf(run.n8n);
-	for (let tries = 1; ; tries++) {
-		const file = await downloadFile(run, location, itemIndex);
-		try {
-			return await save(file);
-		} catch (error) {
-			const broken =
-				(file.data as { complete?: boolean }).complete === false || isNetworkError(error);
-			// Not the download (n8n could not store the file, say): as it is, with the item's index.
-			if (!broken) throw new NodeOperationError(run.n8n.getNode(), error as Error, { itemIndex });
-			const outOfTime = run.deadlineMs !== undefined && run.clock.now() >= run.deadlineMs;
-			if (tries <= READ_RETRY_DELAYS_MS.length && !signal?.aborted && !outOfTime) {
-				await run.clock.wait(READ_RETRY_DELAYS_MS[tries - 1], signal);
-				continue;
-			}
-			const connection = await run.connectionFor(itemIndex);
-			const path = new URL(location, `${connection.appURL}/`).pathname;
-			throw brokenDownloadError(
-				run.n8n.getNode(),
-				connection,
-				{ method: 'GET', path },
-				{ error, tries, stalledAfterMs: file.stalledAfterMs },
-				itemIndex,
-			);
-		}
-	}
 }
