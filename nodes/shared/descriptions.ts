@@ -1,5 +1,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, DEFAULT_TIMEOUT_S } from './transport/exchange';
+
 /** Shared by the action node and the trigger: both offer the same two credentials. */
 export const authenticationProperty: INodeProperties = {
 	displayName: 'Authentication',
@@ -49,7 +51,7 @@ export const requestOptionsProperty: INodeProperties = {
 			name: 'maxRateLimitWait',
 			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: 60,
+			default: DEFAULT_MAX_RATE_LIMIT_WAIT_S,
 			description:
 				'When the service says "too many requests", wait as long as it asks and try again, up to this many seconds in total per request; after that the item fails',
 		},
@@ -58,7 +60,7 @@ export const requestOptionsProperty: INodeProperties = {
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 120,
+			default: DEFAULT_TIMEOUT_S,
 			description:
 				'How long a request may wait for the service without hearing from it. A read that times out is tried again; a create is not (it may have gone through).',
 		},

@@ -20,7 +20,13 @@ interface RequestLimits {
 	timeoutMs: number;
 }
 
-const DEFAULT_LIMITS: RequestLimits = { maxRateLimitWaitMs: 60_000, timeoutMs: 120_000 };
+/** Request Options' defaults (seconds): what the panel shows, and what a run without them uses. */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 60;
+export const DEFAULT_TIMEOUT_S = 120;
+const DEFAULT_LIMITS: RequestLimits = {
+	maxRateLimitWaitMs: DEFAULT_MAX_RATE_LIMIT_WAIT_S * 1000,
+	timeoutMs: DEFAULT_TIMEOUT_S * 1000,
+};
 
 /** Delays before the retries of a read whose answer was lost (network error or 500/502/504). */
 export const READ_RETRY_DELAYS_MS = [300, 1000];
@@ -179,7 +185,8 @@ export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): Reques
 	return {
 		maxRateLimitWaitMs:
 			Math.max(0, seconds(given.maxRateLimitWait, DEFAULT_LIMITS.maxRateLimitWaitMs) || 0) * 1000,
-		timeoutMs: Math.max(1, seconds(given.timeout, DEFAULT_LIMITS.timeoutMs) || 120) * 1000,
+		timeoutMs:
+			Math.max(1, seconds(given.timeout, DEFAULT_LIMITS.timeoutMs) || DEFAULT_TIMEOUT_S) * 1000,
 	};
 }
 
