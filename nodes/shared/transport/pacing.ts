@@ -30,18 +30,15 @@
  *    ceiling are as before. A failed try costs about one 429's wait; the next try waits at least
  *    5 s, and 3 s for each request that wait holds back at the pace (57 s at 20 a second with
  *    whole-second waits), doubled after each failure up to 20 s (or that first delay, if longer),
- *    so a rise after a long steady stretch is still found within seconds: in simulation it costs
- *    a steady run at most 2.6 % of its time (fractional waits, 10 at once), nothing in a
- *    whole-second run under a minute.
+ *    so a rise after a long steady stretch is still found within seconds.
  * 5. The run says how many items it has (`expectItems`, `itemStarted`; the action node does, a
  *    trigger's poll does not), and so how many requests are left: a faster pace is tried only while the requests left could save twice what a failed try
  *    costs (a 429's wait), so the last seconds of a run are not spent on one. A guess that fails
  *    before any pace held usually drops 20 % and tries again; in a run whose rest takes fewer than
  *    15 such waits at the pace whole-second waits prove (as many requests per wait as got through
- *    in one go), the pace goes straight there instead: against a fixed window of 20 a second,
- *    200 items reach 0.88–0.93 × the allowed rate in simulation, where a descent of 20 % steps
- *    cost a second a step (0.71–0.81 ×). Where the window is shorter than the wait (10 per 500 ms
- *    answered in whole seconds) that pace is half the allowed one, for a short run's rest at most.
+ *    in one go), the pace goes straight there instead of descending in 20 % steps, a second each.
+ *    Where the window is shorter than the wait, that pace is half the allowed one, for a short
+ *    run's rest at most.
  *
  * Every 429 pauses all requests of the run, the refused one included, for the whole wait it asks
  * (a request sent sooner may be counted against the run, or lengthen the block), also a 429 to a
@@ -51,7 +48,8 @@
  *
  * Tuned in simulation (test/unit/pacing.test.cts) against buckets of several bursts, fixed and
  * sliding windows, fractional and whole-second waits, 1 and 10 requests at once, short and long
- * latencies; measured in real time in `npm run bench`.
+ * latencies, one request per item and many; measured in real time in `npm run bench`. The
+ * figures: docs/requests.md.
  */
 export class RequestPacer {
 	/** Requests per second; Infinity until the first 429. */
