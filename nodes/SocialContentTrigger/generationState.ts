@@ -239,8 +239,9 @@ export function plan(
 		const finishedAt = believableFinishMs(entry, nowMs);
 		const isNew = (() => {
 			if (pending.has(id)) return true;
-			// A finish time after every one seen places it, whatever a remembered key says.
-			if (finishedAt !== undefined && mark !== null && finishedAt > mark) return true;
+			// A finish time after all a list showed places it, unless only a read by id showed it yet.
+			if (finishedAt !== undefined && mark !== null && finishedAt > mark)
+				return !unplaced.has(entryKey(entry));
 			if (known[index]) return false;
 			// Seen with the other final status (failed, then run again under its id): a change.
 			if (['done', 'failed'].some((status) => seen.has(keyOf(id, status)))) return true;

@@ -199,7 +199,8 @@ export async function pollGenerations(
 		...decided.pending.filter((id) => !checked.includes(id)),
 		...decided.pending.filter((id) => checked.includes(id)),
 	];
-	const emitted = await emit(run, options, due, listedNow);
+	const readById = new Set(finished.map((entry) => String(entry.id)));
+	const emitted = await emit(run, options, due, listedNow, readById);
 	const fired = new Set(emitted.fired);
 	const open = [...decided.finished, ...finished]
 		.map((entry) => keyOf(String(entry.id), String(entry.status)))
@@ -353,6 +354,8 @@ async function emit(
 	options: TriggerOptions,
 	due: DueGeneration[],
 	listed = new Map<string, IDataObject>(),
+	/** Read by id, not in a list: their finish times say nothing of what the list holds before them. */
+	readById = new Set<string>(),
 ): Promise<{
 	items: INodeExecutionData[];
 	fired: string[];
@@ -368,7 +371,8 @@ async function emit(
 		fired.push(key);
 		tries.delete(String(generation.id));
 		const finishedAt = believableFinishMs(generation, run.clock.now());
-		if (finishedAt !== undefined) firedUpToMs = Math.max(firedUpToMs ?? finishedAt, finishedAt);
+		if (finishedAt !== undefined && !readById.has(String(generation.id)))
+			firedUpToMs = Math.max(firedUpToMs ?? finishedAt, finishedAt);
 	};
 	for (const [id, status, attempts] of due) {
 		const generation = listed.get(id) ?? { id, status, outputs: [] };

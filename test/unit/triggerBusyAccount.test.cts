@@ -238,6 +238,20 @@ describe('finish times, failures, runs again', () => {
 		expect([...fired].sort()).toEqual(['bad_clock_2', ...more].sort());
 	});
 
+	test('a poll whose answer holds no list reads a running generation by id: a run again that finished just before it still fires', async () => {
+		const shape: ListShape = { timestamps: 'finish', order: 'completion' };
+		const { service, n8n } = await started(shape, (s) => {
+			s.createDone('old');
+			s.create('running');
+		});
+		service.rerun('old');
+		service.finish('old');
+		service.finish('running');
+		service.listAnswers.push([204, '']);
+		const fired = (await polls(n8n, 3)).flat();
+		expect([...fired].sort()).toEqual(['old', 'running']);
+	});
+
 	test('one finish time far ahead (2099): ignored; the generations after it still fire', async () => {
 		const shape: ListShape = { timestamps: 'finish', order: 'creation' };
 		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 31));
