@@ -164,7 +164,9 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 		{ name: 'Sandbox on X · X', value: 'ch_x' },
 	]);
 	// The known settings of the post's networks only: X's for an X channel.
+	// (first, a new row's value, so the row is not marked wrong before the user chooses)
 	expect((await settingNames(n8n, ['ch_x'])).map((option) => option.value)).toEqual([
+		'',
 		'x:community',
 	]);
 	expect(await triggerChannelChoices(n8n)).toEqual(

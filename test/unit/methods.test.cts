@@ -389,8 +389,10 @@ describe('pickers for generations, posts, media files and setting targets', () =
 				{ socialContentApi: { id: '1', name: 'c' } },
 			);
 			const options = await node.methods.loadOptions.getSettingNames.call(panel);
-			if (names) expect(options.map((option) => option.name)).toEqual(names);
-			else expect(options.length).toBe(KNOWN_SETTINGS.length);
+			// First, a new row's value: not marked wrong before the user chooses.
+			expect(options[0]).toEqual({ name: 'Choose a Setting', value: '' });
+			if (names) expect(options.slice(1).map((option) => option.name)).toEqual(names);
+			else expect(options.length).toBe(KNOWN_SETTINGS.length + 1);
 			// Each names its network and the setting as the service spells it.
 			expect(options.find((option) => option.value === 'x:community')).toEqual({
 				name: 'X: Community',
@@ -431,7 +433,7 @@ describe('pickers for generations, posts, media files and setting targets', () =
 				'parameters.settings.setting[1].name',
 			);
 			const options = await node.methods.loadOptions.getSettingNames.call(panel);
-			expect(options.map((option) => option.name)).toEqual(names);
+			expect(options.map((option) => option.name)).toEqual(['Choose a Setting', ...names]);
 		},
 	);
 
@@ -449,6 +451,7 @@ describe('pickers for generations, posts, media files and setting targets', () =
 			.get(`${API_PATH}/integrations`)
 			.reply(200, [...channels, { id: 'ch_x2', name: 'Acme Two', identifier: 'x' }]);
 		expect(await node.methods.loadOptions.getSettingTargets.call(context())).toEqual([
+			{ name: 'Choose a Network or Channel', value: '' },
 			{ name: 'All LinkedIn Channels', value: 'network:linkedin' },
 			{ name: 'All X Channels', value: 'network:x' },
 			{ name: 'Acme · X', value: 'channel:ch_x' },

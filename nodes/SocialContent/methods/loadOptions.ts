@@ -35,6 +35,15 @@ export async function getMediaFiles(this: ILoadOptionsFunctions): Promise<INodeP
 	});
 }
 
+/**
+ * A new setting row's value (''), offered first so the row is not marked wrong before the user
+ * chooses; left so, the run refuses it saying what to choose.
+ */
+const NOTHING_CHOSEN = {
+	target: { name: 'Choose a Network or Channel', value: '' },
+	setting: { name: 'Choose a Setting', value: '' },
+};
+
 /** What a post setting can apply to: each network of the connected channels, then each channel. */
 export async function getSettingTargets(
 	this: ILoadOptionsFunctions,
@@ -45,6 +54,7 @@ export async function getSettingTargets(
 			...new Set(channels.map((channel) => channel.identifier).filter(Boolean)),
 		].sort();
 		return [
+			NOTHING_CHOSEN.target,
 			...networks.map((network) => ({
 				name: `All ${networkName(network)} Channels`,
 				value: `network:${network}`,
@@ -70,11 +80,14 @@ export async function getSettingNames(
 		const settings = networks.size
 			? KNOWN_SETTINGS.filter((setting) => networks.has(setting.network))
 			: KNOWN_SETTINGS;
-		return settings.map((setting) => ({
-			name: `${networkName(setting.network)}: ${setting.label}`,
-			value: `${setting.network}:${setting.name}`,
-			description: `${setting.name}: ${setting.description}`,
-		}));
+		return [
+			NOTHING_CHOSEN.setting,
+			...settings.map((setting) => ({
+				name: `${networkName(setting.network)}: ${setting.label}`,
+				value: `${setting.network}:${setting.name}`,
+				description: `${setting.name}: ${setting.description}`,
+			})),
+		];
 	});
 }
 
