@@ -393,9 +393,12 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	// Entries without outputs are each read by id when they fire: thousands at once would spend
 	// every poll's whole budget in real time. The carry-over past a budget has tests of its own.
 	// Slow pages: backlogs of hundreds, which take several polls to read.
+	// A list cut to its newest N: more than N at once cannot be told from old ones (a documented
+	// loss), so one change makes at most N; several changes in a step still go past it.
 	const batchCap = Math.min(
 		scenario.shape.outputsInList ? Infinity : 313,
 		scenario.pageDelayMs ? 701 : Infinity,
+		scenario.shape.window ?? Infinity,
 	);
 	/** A generation deleted: what it has not fired yet may never fire. */
 	const deleted = (id: string) => {

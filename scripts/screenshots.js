@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// Pictures for the README, taken from a real n8n with the package: start `npm run demo`, then
+//   CHROMIUM=/usr/bin/chromium <Node 22+> scripts/screenshots.js
+// (Node 22+ for its built-in WebSocket; the demo's cached Node 24 will do). It logs in as the
+// demo's owner, opens each view in headless Chromium through the DevTools protocol, and writes
+// PNGs to docs/images/ (not part of the npm package: `files` in package.json lists dist only).
+'use strict';
+const { spawn } = require('node:child_process');
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const N8N = process.env.N8N_URL || 'http://127.0.0.1:5678';
+const CHROMIUM = process.env.CHROMIUM || 'chromium';
+const OUT = join(__dirname, '..', 'docs', 'images');
+const DEBUG_PORT = Number(process.env.DEBUG_PORT || 9333);
+const LOGIN = { emailOrLdapLoginId: 'demo@example.com', password: 'Demo-Passw0rd' };
+
+/** What to picture: a workflow, optionally one node's panel open. */
+const VIEWS = [
+	{ file: 'generation-finished-post.png', workflow: 'scExampleTrigger' },
+	{ file: 'post-create-panel.png', workflow: 'scExampleTrigger', node: 'post-to-x-and-linkedin' },
+	{ file: 'start-generation-panel.png', workflow: 'scExampleGenPost', node: 'generate-slideshow' },
+];
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function login() {
+	const response = await fetch(`${N8N}/rest/login`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', 'browser-id': 'screenshots' },
+		body: JSON.stringify(LOGIN),
+	});
+	if (!response.ok) throw new Error(`login: ${response.status} (is the demo running?)`);
+	const cookie = /n8n-auth=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+	if (!cookie) throw new Error('login: no n8n-auth cookie');
+	return cookie;
+}
+
+/** A DevTools session on a new page. */
+async function openPage() {
+	for (let attempt = 0; attempt < 50; attempt++) {
+		try {
+			const version = await (await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/version`)).json();
+			const socket = new WebSocket(version.webSocketDebuggerUrl);
+			await new Promise((resolve, reject) => {
+				socket.onopen = resolve;
+				socket.onerror = reject;
+			});
+			let id = 0;
+			const pending = new Map();
+			socket.onmessage = (event) => {
+				const message = JSON.parse(String(event.data));
+				if (message.id && pending.has(message.id)) {
+					pending.get(message.id)(message);
+					pending.delete(message.id);
+				}
+			};
+			const send = (method, params = {}, sessionId) =>
+				new Promise((resolve, reject) => {
+					const messageId = ++id;
+					pending.set(messageId, (message) =>
+						message.error ? reject(new Error(message.error.message)) : resolve(message.result),
+					);
+					socket.send(JSON.stringify({ id: messageId, method, params, sessionId }));
+				});
+			const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+			const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+			return { call: (method, params) => send(method, params, sessionId), close: () => socket.close() };
+		} catch {
+			await sleep(200);
+		}
+	}
+	throw new Error('Chromium did not start');
+}
+
+async function main() {
+	mkdirSync(OUT, { recursive: true });
+	const cookie = await login();
+	const chromium = spawn(
+		CHROMIUM,
+		[
+			'--headless=new',
+			'--no-sandbox',
+			'--disable-gpu',
+			`--remote-debugging-port=${DEBUG_PORT}`,
+			'--window-size=1440,900',
+			'about:blank',
+		],
+		{ stdio: 'ignore' },
+	);
+	try {
+		const page = await openPage();
+		await page.call('Network.enable');
+		await page.call('Page.enable');
+		await page.call('Emulation.setDeviceMetricsOverride', {
+			width: 1440,
+			height: 900,
+			deviceScaleFactor: 1,
+			mobile: false,
+		});
+		const host = new URL(N8N).hostname;
+		await page.call('Network.setCookie', { name: 'n8n-auth', value: cookie, domain: host, path: '/' });
+		for (const view of VIEWS) {
+			const path = `/workflow/${view.workflow}${view.node ? `/${view.node}` : ''}`;
+			await page.call('Page.navigate', { url: `${N8N}${path}` });
+			// Wait for the canvas (and the panel) to be drawn: the event, not a fixed sleep.
+			const ready = view.node ? '[data-test-id="ndv"]' : '[data-test-id="canvas-node"]';
+			for (let tries = 0; tries < 150; tries++) {
+				const { result } = await page.call('Runtime.evaluate', {
+					expression: `Boolean(document.querySelector('${ready}'))`,
+				});
+				if (result.value) break;
+				await sleep(200);
+			}
+			await sleep(1500); // fonts and icons settle
+			const { data } = await page.call('Page.captureScreenshot', { format: 'png' });
+			writeFileSync(join(OUT, view.file), Buffer.from(data, 'base64'));
+			console.log(`[screenshots] ${view.file}`);
+		}
+		page.close();
+	} finally {
+		chromium.kill();
+	}
+}
+
+main().catch((error) => {
+	console.error(`[screenshots] ${error.message}`);
+	process.exit(1);
+});
