@@ -65,7 +65,10 @@ async function openPage() {
 				});
 			const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
 			const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
-			return { call: (method, params) => send(method, params, sessionId), close: () => socket.close() };
+			return {
+				call: (method, params) => send(method, params, sessionId),
+				close: () => socket.close(),
+			};
 		} catch {
 			await sleep(200);
 		}
@@ -99,7 +102,12 @@ async function main() {
 			mobile: false,
 		});
 		const host = new URL(N8N).hostname;
-		await page.call('Network.setCookie', { name: 'n8n-auth', value: cookie, domain: host, path: '/' });
+		await page.call('Network.setCookie', {
+			name: 'n8n-auth',
+			value: cookie,
+			domain: host,
+			path: '/',
+		});
 		for (const view of VIEWS) {
 			const path = `/workflow/${view.workflow}${view.node ? `/${view.node}` : ''}`;
 			await page.call('Page.navigate', { url: `${N8N}${path}` });
