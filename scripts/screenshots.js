@@ -14,12 +14,20 @@ const CHROMIUM = process.env.CHROMIUM || 'chromium';
 const OUT = join(__dirname, '..', 'docs', 'images');
 const DEBUG_PORT = Number(process.env.DEBUG_PORT || 9333);
 const LOGIN = { emailOrLdapLoginId: 'demo@example.com', password: 'Demo-Passw0rd' };
+const BROWSER_ID = 'screenshots';
 
 /** What to picture: a workflow, optionally one node's panel open. */
 const VIEWS = [
 	{ file: 'generation-finished-post.png', workflow: 'scExampleTrigger' },
 	{ file: 'post-create-panel.png', workflow: 'scExampleTrigger', node: 'post-to-x-and-linkedin' },
 	{ file: 'start-generation-panel.png', workflow: 'scExampleGenPost', node: 'generate-slideshow' },
+	// A new List Inputs row for a format that takes no list: it says so, not marked wrong.
+	{
+		file: 'list-input-new-row.png',
+		workflow: 'scExampleGenPost',
+		node: 'generate-slideshow',
+		click: 'Add List Input',
+	},
 ];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -27,7 +35,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function login() {
 	const response = await fetch(`${N8N}/rest/login`, {
 		method: 'POST',
-		headers: { 'Content-Type': 'application/json', 'browser-id': 'screenshots' },
+		headers: { 'Content-Type': 'application/json', 'browser-id': BROWSER_ID },
 		body: JSON.stringify(LOGIN),
 	});
 	if (!response.ok) throw new Error(`login: ${response.status} (is the demo running?)`);
@@ -108,6 +116,12 @@ async function main() {
 			domain: host,
 			path: '/',
 		});
+		// n8n ties the session to the browser id the login sent: the page must send the same one.
+		await page.call('Page.navigate', { url: `${N8N}/signin` });
+		await sleep(1000);
+		await page.call('Runtime.evaluate', {
+			expression: `localStorage.setItem('n8n-browserId', '${BROWSER_ID}')`,
+		});
 		for (const view of VIEWS) {
 			const path = `/workflow/${view.workflow}${view.node ? `/${view.node}` : ''}`;
 			await page.call('Page.navigate', { url: `${N8N}${path}` });
@@ -119,6 +133,30 @@ async function main() {
 				});
 				if (result.value) break;
 				await sleep(200);
+			}
+			if (view.click) {
+				// A real mouse click where the button is (the editor's buttons listen for pointer events).
+				const { result } = await page.call('Runtime.evaluate', {
+					returnByValue: true,
+					expression: `(() => { const el = [...document.querySelectorAll('button, [role=button], div, span')].reverse().find((e) => e.textContent.trim() === ${JSON.stringify(view.click)}); if (!el) return null; el.scrollIntoView({ block: 'center', behavior: 'instant' }); return true; })()`,
+				});
+				await sleep(500);
+				const { result: at } = await page.call('Runtime.evaluate', {
+					returnByValue: true,
+					expression: `(() => { const el = [...document.querySelectorAll('button')].find((e) => e.textContent.trim() === ${JSON.stringify(view.click)}); if (!el) return null; const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`,
+				});
+				result.value = at.value;
+				if (result.value) {
+					for (const type of ['mousePressed', 'mouseReleased'])
+						await page.call('Input.dispatchMouseEvent', {
+							type,
+							x: result.value.x,
+							y: result.value.y,
+							button: 'left',
+							clickCount: 1,
+						});
+					await sleep(3000); // the new row loads its list
+				}
 			}
 			await sleep(1500); // fonts and icons settle
 			const { data } = await page.call('Page.captureScreenshot', { format: 'png' });

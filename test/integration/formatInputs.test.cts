@@ -473,7 +473,14 @@ describe('List Inputs with several lists, or none', () => {
 		[
 			'no list',
 			'image_fast',
-			[{ name: 'Format "Image (fast)" (image_fast) takes no list: remove this entry', value: '' }],
+			[
+				{
+					name: 'No List in This Format: Remove This Entry',
+					value: '',
+					description:
+						'Format "Image (fast)" (image_fast) takes no list: fill its inputs under Format Inputs',
+				},
+			],
 		],
 	])(
 		'%s: a new row’s value is one of the choices, which say what to do',

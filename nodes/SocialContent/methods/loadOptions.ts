@@ -145,7 +145,11 @@ export async function getListInputs(this: ILoadOptionsFunctions): Promise<INodeP
 			input.description ? { description: input.description } : {};
 		if (lists.length === 0)
 			return [
-				{ name: `Format ${formatMention(format)} takes no list: remove this entry`, value: '' },
+				{
+					name: 'No List in This Format: Remove This Entry',
+					value: '',
+					description: `Format ${formatMention(format)} takes no list: fill its inputs under Format Inputs`,
+				},
 			];
 		if (lists.length === 1)
 			return [{ name: listLabel(lists[0]), value: '', ...described(lists[0]) }];
