@@ -49,7 +49,7 @@ const READ_SHARE = 0.5;
 /** An unpaged list is looked at in slices of this many: a quiet poll stops at the first it knows. */
 const SLICE = 100;
 /** Hashes of the memory kept in the activation record (see pollStore.ts). */
-const RECORD_SEEN = 1000;
+export const RECORD_SEEN = 1000;
 
 /**
  * One poll: read the list (going on from where the last poll stopped, if it ran out of time),

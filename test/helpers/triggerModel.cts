@@ -32,6 +32,7 @@ import {
 	MAX_SEEN,
 	isCurrentState,
 } from '../../nodes/SocialContentTrigger/generationState';
+import { RECORD_SEEN } from '../../nodes/SocialContentTrigger/pollGenerations';
 import { apiKeyCredentials, pingAnswer } from './fixtures.cjs';
 import { GenerationService, type ListShape } from './generationService.cjs';
 import { ENGINES, SimulatedN8n, type Engine } from './pollEngines.cjs';
@@ -40,6 +41,8 @@ type PollResult = INodeExecutionData[][] | null;
 
 /** Depth (finished generations, newest first) the memory always reaches, whatever else the state holds. */
 export const MEMORY_FLOOR = Math.floor(MAX_SEEN * 0.9);
+/** The same, while the activation record (its newest RECORD_SEEN) is all the memory there is. */
+const RECORD_REACH = Math.floor(RECORD_SEEN * 0.9);
 
 export type Change =
 	| { kind: 'finishNew'; count: number; failedEvery: number }
@@ -366,6 +369,11 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	const rerunQueued = new Set<string>();
 	const firstUnseen = new Set<string>(); // a first finish run over before any read showed it
 	let lastVisible = new Set<string>(); // lists cut to their newest: finished ids the last read showed
+	// Lists cut to their newest: ids a deletion brought into view (a read need not reach them).
+	const broughtIntoView = new Set<string>();
+	// Durable cursors: after an activation whose poll emitted nothing and before a scheduled poll
+	// returns, the trigger's memory is the activation record's newest RECORD_SEEN (docs/trigger.md).
+	let recordOnly = false;
 	const starts: number[] = []; // event counter at each starting point
 	let started = false;
 	let emptyStart = false; // started on an empty list, no generation read since
@@ -449,7 +457,9 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				(_, i) => Math.floor((i + 1) * change.share) > Math.floor(i * change.share),
 			);
 			for (const { id } of doomed) deleted(id);
+			const before = new Set(finished().map((g) => g.id));
 			service.removeMany(doomed.map(({ id }) => id));
+			for (const { id } of finished()) if (!before.has(id)) broughtIntoView.add(id);
 			if (scenario.shape.window) {
 				// Nothing the last read showed is left in view: what comes into view cannot be told
 				// from more new ones than the list shows (docs/trigger.md).
@@ -478,17 +488,25 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				const rank = Math.min(list.length - 1, Math.floor(at * list.length));
 				const id = list[rank].id;
 				if (change.kind === 'touch') {
-					const reach = Math.min(MEMORY_FLOOR, scenario.shape.window ?? Infinity);
+					const reach = Math.min(
+						MEMORY_FLOOR,
+						scenario.shape.window ?? Infinity,
+						recordOnly ? RECORD_REACH : Infinity,
+					);
 					// Its depth counted from the newest end; finish times place it old only when it
 					// finished more than a minute before the newest, which histories here never span.
 					const age = scenario.shape.oldestFirst ? list.length - 1 - rank : rank;
 					// In a cut list, one the last read did not show (brought into view since) is as deep.
-					const unseen = scenario.shape.window !== undefined && !lastVisible.has(id);
+					const unseen =
+						scenario.shape.window !== undefined &&
+						(!lastVisible.has(id) || broughtIntoView.has(id));
 					if (scenario.shape.order === 'update' && (age >= reach || unseen)) mayFireOnce.add(id);
 					service.touch(id);
 				} else {
 					deleted(id);
+					const before = new Set(finished().map((g) => g.id));
 					service.remove(id);
+					for (const g of finished()) if (!before.has(g.id)) broughtIntoView.add(g.id);
 					list.splice(rank, 1);
 					if (!list.length) return;
 				}
@@ -496,6 +514,17 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		}
 	};
 
+	const activated = (result: PollResult) => {
+		recordOnly = scenario.engine === 'durableCursors' && result === null;
+		return result;
+	};
+	/** A scheduled poll; one that returns commits the durable cursor. */
+	const polled = async () => {
+		const errors = n8n.pollErrors.length;
+		const result = await n8n.poll();
+		if (n8n.pollErrors.length === errors) recordOnly = false;
+		return result;
+	};
 	const record = (...results: PollResult[]) => {
 		if (results.some((result) => result !== null)) accountSaved = true;
 		for (const result of results)
@@ -590,7 +619,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		service.listAnswers.push(answer);
 		readsList(oddList(answer));
 	} else readsList();
-	record(await n8n.activate());
+	record(activated(await n8n.activate()));
 	polls++;
 
 	for (const step of scenario.steps) {
@@ -601,7 +630,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			case 'fail429':
 				service.listFailStatus = step.poll === 'fail503' ? 503 : 429;
 				service.listFailures = 1;
-				record(await n8n.poll());
+				record(await polled());
 				service.listFailures = 0;
 				break;
 			case 'oddAnswer': {
@@ -609,7 +638,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				service.listAnswers.push(answer);
 				// Once started, an answer with nothing in it moves nothing.
 				if (!started) readsList(oddList(answer));
-				record(await n8n.poll());
+				record(await polled());
 				break;
 			}
 			case 'restart':
@@ -629,7 +658,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				n8n.deactivate();
 				forgetUnsaved();
 				readsList();
-				record(await n8n.activate());
+				record(activated(await n8n.activate()));
 				accountSaved = true;
 				break;
 			case 'otherAccount':
@@ -639,18 +668,18 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				started = emptyStart = false;
 				accountSaved = false;
 				readsList();
-				record(await n8n.poll());
+				record(await polled());
 				break;
 			case 'outage':
 				service.listFailStatus = 503;
 				service.listFailures = 1000;
-				for (let failed = 0; failed < 3; failed++) record(await n8n.poll());
+				for (let failed = 0; failed < 3; failed++) record(await polled());
 				service.listFailures = 0;
 				break;
 			case 'overlap':
 				if (!started) {
 					readsList();
-					record(await n8n.poll());
+					record(await polled());
 				} else {
 					readsList();
 					record(...(await n8n.overlappingPolls()));
@@ -658,12 +687,12 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				break;
 			default:
 				readsList();
-				record(await n8n.poll());
+				record(await polled());
 		}
 	}
 	for (let i = 0; i < (scenario.pageDelayMs ? DRAIN_POLLS * 4 : DRAIN_POLLS); i++) {
 		readsList();
-		record(await n8n.poll());
+		record(await polled());
 		polls++;
 	}
 
