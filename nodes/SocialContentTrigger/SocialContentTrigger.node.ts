@@ -40,28 +40,7 @@ export class SocialContentTrigger implements INodeType {
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
-				options: [
-					{
-						name: 'Generation Failed',
-						value: 'failed',
-						description: 'A studio generation reached status failed',
-					},
-					{
-						name: 'Generation Finished',
-						value: 'done',
-						description: 'A studio generation reached status done',
-					},
-					{
-						name: 'Post Failed',
-						value: 'postFailed',
-						description: 'A scheduled or published post failed to go out',
-					},
-					{
-						name: 'Post Published',
-						value: 'postPublished',
-						description: 'A post went out on its channel',
-					},
-				],
+				options: EVENTS,
 				default: ['done'],
 				required: true,
 			},
@@ -169,20 +148,35 @@ export class SocialContentTrigger implements INodeType {
 	}
 }
 
+const EVENTS = [
+	{
+		name: 'Generation Failed',
+		value: 'failed',
+		description: 'A studio generation reached status failed',
+	},
+	{
+		name: 'Generation Finished',
+		value: 'done',
+		description: 'A studio generation reached status done',
+	},
+	{
+		name: 'Post Failed',
+		value: 'postFailed',
+		description: 'A scheduled or published post failed to go out',
+	},
+	{ name: 'Post Published', value: 'postPublished', description: 'A post went out on its channel' },
+];
+/** How the subtitle names each event: its option's name in words ("Generation finished"). */
+const EVENT_WORDS = Object.fromEntries(
+	EVENTS.map(({ name, value }) => [value, name.charAt(0) + name.slice(1).toLowerCase()]),
+);
+
 /** The Events values of generations (their statuses). */
 const GENERATION_EVENTS = ['done', 'failed'];
 /** The Events values of posts, and the outcome each stands for. */
 const POST_EVENTS: Record<string, PostStatus | undefined> = {
 	postPublished: 'published',
 	postFailed: 'failed',
-};
-
-/** How the subtitle names each event. */
-const EVENT_WORDS: Record<string, string> = {
-	done: 'Generation finished',
-	failed: 'Generation failed',
-	postPublished: 'Post published',
-	postFailed: 'Post failed',
 };
 
 /** The transport's errors are node errors already; anything else becomes one. */

@@ -1,7 +1,12 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { generationItem, getGeneration } from '../shared/generations';
-import { finishTimeMs, listDirection, normaliseGeneration } from '../shared/shapes';
+import {
+	FINISHED_TO_TELL_ORDER,
+	finishTimeMs,
+	listDirection,
+	normaliseGeneration,
+} from '../shared/shapes';
 import { simplifyGeneration } from '../shared/simplify';
 import { walkPages, walkPagesBackward, type PagePosition } from '../shared/paging';
 import type { RunContext } from '../shared/transport';
@@ -77,21 +82,16 @@ export async function pollGenerations(
 			let read = 0;
 			return (slice: IDataObject[]) => (read += slice.length) >= MAX_SEEN;
 		};
+		const whole = { untilMs: run.deadlineMs, wholePages: true };
 		let reading = await readGenerations(run, {
+			...whole,
 			stopAt: deepEnough(),
-			untilMs: run.deadlineMs,
 			turnIfOldestFirst: true,
-			wholePages: true,
 		});
 		// A list that grows at its end: the starting point is its newest entries, read from the end.
 		const growsAtEnd = reading.direction === 'oldestFirst';
 		if (growsAtEnd)
-			reading = await readGenerations(run, {
-				stopAt: deepEnough(),
-				untilMs: run.deadlineMs,
-				backward: true,
-				wholePages: true,
-			});
+			reading = await readGenerations(run, { ...whole, stopAt: deepEnough(), backward: true });
 		if (!reading.entries.length && !reading.emptyList) {
 			run.n8n.logger.warn(
 				'Social Content Trigger: the answer to the list of generations held no list; the starting point is taken at the next poll that shows one',
@@ -115,11 +115,16 @@ export async function pollGenerations(
 	const isPlaced = (entry: IDataObject) =>
 		isKnown(entry) && !unplaced.has(keyOf(String(entry.id), String(entry.status)));
 	const backward = state.direction === 'oldestFirst';
+	// Too few finished to tell which way the list runs: it is read whole (a new one may sit below).
+	let finishedRead = 0;
 	const reading = await readGenerations(run, {
 		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
 		backward,
 		stopAt: (slice) =>
-			slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry)),
+			(finishedRead += slice.filter((entry) => !isPending(entry)).length) >=
+				FINISHED_TO_TELL_ORDER &&
+			slice.some(isPlaced) &&
+			slice.every((entry) => isPending(entry) || isKnown(entry)),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
 	});
 	const turnedTo = reading.direction;
@@ -484,12 +489,9 @@ export async function latestGeneration(
 
 /** Whether a list entry (as read, or normalised) has an id. */
 function hasId(entry: unknown): boolean {
-	if (!entry || typeof entry !== 'object') return false;
-	const record = entry as IDataObject;
+	const record = (entry && typeof entry === 'object' ? entry : {}) as IDataObject;
 	const id = (record.generation as IDataObject | undefined)?.id ?? record.id;
 	return id !== undefined && id !== null && id !== '';
 }
 
-function messageOf(error: unknown): string {
-	return (error as Error)?.message ?? String(error);
-}
+const messageOf = (error: unknown): string => (error as Error)?.message ?? String(error);

@@ -88,6 +88,9 @@ export function generationTime(generation: IDataObject): unknown {
 	return finishTimeMs(generation) ?? generation.updatedAt ?? generation.createdAt;
 }
 
+/** Finished entries a list must show before its times can tell which way it runs. */
+export const FINISHED_TO_TELL_ORDER = 5;
+
 /**
  * Which way a list of generations runs, when its times say so: `oldestFirst` when its finished
  * entries go up in time, `newestFirst` when they go down; undefined without times to tell. The
@@ -97,7 +100,7 @@ export function generationTime(generation: IDataObject): unknown {
  */
 export function listDirection(entries: IDataObject[]): 'oldestFirst' | 'newestFirst' | undefined {
 	const finished = entries.filter((entry) => entry.status === 'done' || entry.status === 'failed');
-	if (finished.length < 5) return undefined;
+	if (finished.length < FINISHED_TO_TELL_ORDER) return undefined;
 	const readers: Array<(entry: IDataObject) => number | undefined> = [
 		finishTimeMs,
 		(entry) => timeMs(entry.updatedAt),
