@@ -19,7 +19,7 @@ const MUTANTS = [
 		why: 'the old stop rule: a read stops at the first page that holds a known generation',
 		file: `${TRIGGER}/pollGenerations.ts`,
 		from: 'slice.some(isPlaced) &&\n\t\t\tslice.every((entry) => isPending(entry) || isKnown(entry)),',
-		to: 'slice.some(isKnown),',
+		to: 'slice.some(isPlaced) || slice.some(isKnown),',
 	},
 	{
 		name: 'no-scan',
