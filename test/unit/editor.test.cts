@@ -107,6 +107,7 @@ describe('the README names the fields as the panels do', () => {
 		'If',
 		'Image (fast)',
 		'Map Automatically',
+		'MCP Server Trigger',
 		'On Error → Continue',
 		'Prompt',
 		'Read/Write Files from Disk',
