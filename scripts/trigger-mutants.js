@@ -18,7 +18,7 @@ const MUTANTS = [
 		name: 'first-known-page-stops',
 		why: 'the old stop rule: a read stops at the first page that holds a known generation',
 		file: `${TRIGGER}/pollGenerations.ts`,
-		from: 'slice.some(isPlaced) &&\n\t\t\tslice.every((entry) => isPending(entry) || isKnown(entry)),',
+		from: 'slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry)),',
 		to: 'slice.some(isPlaced) || slice.some(isKnown),',
 	},
 	{
@@ -69,13 +69,6 @@ const MUTANTS = [
 		file: `${TRIGGER}/pollGenerations.ts`,
 		from: 'return read.filter((text) => text === KNOWN_RUN || over-- <= 0);',
 		to: 'let kept = 0;\n\treturn read.filter((text) => text === KNOWN_RUN || kept++ < MAX_SCAN_READ + Math.min(0, over));',
-	},
-	{
-		name: 'order-untold-stops',
-		why: 'a read stops at a known page before the list has shown which way it runs (a new one below is lost)',
-		file: `${TRIGGER}/pollGenerations.ts`,
-		from: '.length) >=\n\t\t\t\tFINISHED_TO_TELL_ORDER &&',
-		to: '.length) >=\n\t\t\t\t0 * FINISHED_TO_TELL_ORDER &&',
 	},
 	{
 		name: 'failure-key-without-date',

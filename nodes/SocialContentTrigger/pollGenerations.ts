@@ -1,12 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { generationItem, getGeneration } from '../shared/generations';
-import {
-	FINISHED_TO_TELL_ORDER,
-	finishTimeMs,
-	listDirection,
-	normaliseGeneration,
-} from '../shared/shapes';
+import { finishTimeMs, listDirection, normaliseGeneration } from '../shared/shapes';
 import { simplifyGeneration } from '../shared/simplify';
 import { walkPages, walkPagesBackward, type PagePosition } from '../shared/paging';
 import type { RunContext } from '../shared/transport';
@@ -115,16 +110,11 @@ export async function pollGenerations(
 	const isPlaced = (entry: IDataObject) =>
 		isKnown(entry) && !unplaced.has(keyOf(String(entry.id), String(entry.status)));
 	const backward = state.direction === 'oldestFirst';
-	// Too few finished to tell which way the list runs: it is read whole (a new one may sit below).
-	let finishedRead = 0;
 	const reading = await readGenerations(run, {
 		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
 		backward,
 		stopAt: (slice) =>
-			(finishedRead += slice.filter((entry) => !isPending(entry)).length) >=
-				FINISHED_TO_TELL_ORDER &&
-			slice.some(isPlaced) &&
-			slice.every((entry) => isPending(entry) || isKnown(entry)),
+			slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry)),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
 	});
 	const turnedTo = reading.direction;

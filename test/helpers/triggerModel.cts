@@ -216,7 +216,7 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
  * now and then. A late update above a burst in a paged list sorted by update; a backlog deeper
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
- * two polls; a short paged list that grows at its end, too short to show it, with a new one below.
+ * two polls.
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -289,31 +289,6 @@ export const BUSY_ACCOUNT: Scenario[] = [
 			{ changes: [{ kind: 'finishNew', count: 3, failedEvery: 1 }], poll: 'poll' },
 			// The newest failed one run again under its id, done before the next poll.
 			{ changes: [{ kind: 'rerun', at: 0, status: 'done' }], poll: 'poll' },
-		],
-	},
-	{
-		// A short paged list that grows at its end, too short to show it: a new one below.
-		engine: 'classic',
-		shape: {
-			timestamps: 'finish',
-			order: 'completion',
-			pendingAt: 'bottom',
-			pageSize: 7,
-			oldestFirst: true,
-		},
-		failedToo: false,
-		atActivation: 3,
-		pendingAtActivation: 0,
-		activation: 'ok',
-		pageDelayMs: 0,
-		steps: [
-			{
-				changes: [
-					{ kind: 'finishNew', count: 1, failedEvery: 0 },
-					{ kind: 'start', count: 4 },
-				],
-				poll: 'poll',
-			},
 		],
 	},
 ];

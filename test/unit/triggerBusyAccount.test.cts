@@ -96,22 +96,6 @@ describe('an empty start', () => {
 	});
 });
 
-describe('a short list that grows at its end', () => {
-	test('paged by 7, finish times, three finished, then one more and four started above them: the new one fires (too few to tell the order, the list is read whole)', async () => {
-		const shape: ListShape = {
-			timestamps: 'finish',
-			order: 'completion',
-			pendingAt: 'bottom',
-			pageSize: 7,
-			oldestFirst: true,
-		};
-		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 3));
-		service.createDone('new');
-		for (let index = 0; index < 4; index++) service.create(`started_${index}`);
-		expect((await polls(n8n, 2)).flat()).toEqual(['new']);
-	});
-});
-
 describe('a paged list sorted by last update', () => {
 	test.each<ListShape['timestamps']>(['none', 'finish'])(
 		'timestamps %s: 25 finish, then one already fired gets a late update and moves to page 1: all 25 fire once',
