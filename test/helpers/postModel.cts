@@ -425,12 +425,8 @@ export async function runPostScenario(scenario: PostScenario): Promise<PostVerdi
 	return verdict;
 }
 
-export function keepsPostPromise(verdict: PostVerdict): boolean {
-	return !verdict.firedTwice.length && !verdict.lost.length && !verdict.firedOld.length;
-}
-
-export function describePostVerdict(verdict: PostVerdict): string {
-	const few = (keys: string[]) =>
-		`${keys.length}${keys.length ? ` (${keys.slice(0, 5).join(', ')})` : ''}`;
-	return `fired twice ${few(verdict.firedTwice)}, lost ${few(verdict.lost)}, old ones fired ${few(verdict.firedOld)}`;
-}
+/** The promise and its report, as the generation model states them. */
+export {
+	keepsPromise as keepsPostPromise,
+	describeVerdict as describePostVerdict,
+} from './triggerModel.cjs';

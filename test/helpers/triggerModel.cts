@@ -756,13 +756,16 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	return verdict;
 }
 
+/** What broke the promise, in either model (generations, posts). */
+type Broken = Pick<Verdict, 'firedTwice' | 'lost' | 'firedOld'>;
+
 /** Whether the verdict keeps the promise. */
-export function keepsPromise(verdict: Verdict): boolean {
+export function keepsPromise(verdict: Broken): boolean {
 	return !verdict.firedTwice.length && !verdict.lost.length && !verdict.firedOld.length;
 }
 
 /** A short line of a verdict, for a failing case's report. */
-export function describeVerdict(verdict: Verdict): string {
+export function describeVerdict(verdict: Broken): string {
 	const few = (ids: string[]) =>
 		`${ids.length}${ids.length ? ` (${ids.slice(0, 5).join(', ')})` : ''}`;
 	return `fired twice ${few(verdict.firedTwice)}, lost ${few(verdict.lost)}, old ones fired ${few(verdict.firedOld)}`;
