@@ -321,6 +321,10 @@ export interface Verdict {
 	/** Generations the promise holds for (due), and those in a documented case. */
 	due: number;
 	exempt: number;
+	/** The exempt ones by their documented case, fired or not. */
+	exemptBy: Record<'unshown' | 'unsavedStart' | 'rerunUnseen' | 'other', number>;
+	/** Finished before another account's starting point: not the watched account's work. */
+	notOwed: number;
 	fired: number;
 	polls: number;
 }
@@ -375,6 +379,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	// returns, the trigger's memory is the activation record's newest RECORD_SEEN (docs/trigger.md).
 	let recordOnly = false;
 	const starts: number[] = []; // event counter at each starting point
+	// Another account's key: what finished before its starting point is not this account's work
+	// (the stand-in shows the same list for both), so it is owed nothing; it may fire once.
+	let otherAccountAt = -Infinity;
+	let accountSwitched = false;
 	let started = false;
 	let emptyStart = false; // started on an empty list, no generation read since
 	let made = 0;
@@ -554,6 +562,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			started = true;
 			emptyStart = answer.length === 0;
 			starts.push(clock);
+			if (accountSwitched) otherAccountAt = clock;
+			accountSwitched = false;
 		} else if (emptyStart && answer.length > 0) {
 			emptyStart = false;
 			const finishedShown = answer.filter((g) => g.status === 'done' || g.status === 'failed');
@@ -666,6 +676,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				// shows the same generations, so nothing finished before it may fire).
 				pingAnswer.organization = `org_${++accounts}`;
 				started = emptyStart = false;
+				accountSwitched = true;
 				accountSaved = false;
 				readsList();
 				record(await polled());
@@ -706,10 +717,17 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	const least = new Map<string, number>();
 	const most = new Map<string, number>();
 	const counts = { unshown: 0, unsavedStart: 0, rerunUnseen: 0, due: 0, exempt: 0 };
+	const exemptBy = { unshown: 0, unsavedStart: 0, rerunUnseen: 0, other: 0 };
+	let notOwed = 0;
 	const add = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1);
 	for (const { id, at, status, rerun } of finishes) {
 		if (!statuses.includes(status) || removedBeforeFiring.has(id)) continue;
 		if (at <= firstStart) continue;
+		if (at <= otherAccountAt) {
+			add(most, id);
+			notOwed++;
+			continue;
+		}
 		const unseenRerun = rerun ? !reruns.get(id)!.visible : firstUnseen.has(id);
 		const why =
 			scenario.shape.window && !shown.has(id)
@@ -727,6 +745,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			counts.due++;
 		} else {
 			counts.exempt++;
+			exemptBy[why]++;
 			if (why !== 'other' && !fired.has(id)) counts[why]++;
 		}
 	}
@@ -748,6 +767,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		},
 		due: counts.due,
 		exempt: counts.exempt,
+		exemptBy,
+		notOwed,
 		fired: fired.size,
 		polls,
 	};

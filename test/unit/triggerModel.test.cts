@@ -43,6 +43,8 @@ test(
 			windowCleared: 0,
 			due: 0,
 			exempt: 0,
+			notOwed: 0,
+			exemptBy: { unshown: 0, unsavedStart: 0, rerunUnseen: 0, other: 0 },
 		};
 		await fc.assert(
 			fc.asyncProperty(scenarioArb, async (scenario) => {
@@ -60,6 +62,9 @@ test(
 				totals.windowCleared += verdict.documented.windowCleared;
 				totals.due += verdict.due;
 				totals.exempt += verdict.exempt;
+				totals.notOwed += verdict.notOwed;
+				for (const [why, count] of Object.entries(verdict.exemptBy))
+					totals.exemptBy[why as keyof typeof totals.exemptBy] += count;
 				if (!keepsPromise(verdict)) throw new Error(describeVerdict(verdict));
 			}),
 			{
@@ -73,7 +78,7 @@ test(
 		);
 		// eslint-disable-next-line no-console
 		console.info(
-			`trigger model: ${totals.cases} cases (shrinking included), ${totals.polls} polls, ${totals.fired} generations fired, 0 violations; ${totals.due} finishes due, ${totals.exempt} in a documented case (${Math.round((100 * totals.exempt) / Math.max(1, totals.due + totals.exempt))} %); documented losses: ${totals.unshown} never shown by a list cut to its newest entries, ${totals.unsavedStart} finished before an unsaved starting point was taken again, ${totals.rerunUnseen} runs again no read can tell; fired: ${totals.deepTouch} deep touches, ${totals.hiddenByEmpty} hidden by an empty answer, ${totals.windowCleared} brought into view by a clean-up of a cut list`,
+			`trigger model: ${totals.cases} cases (shrinking included), ${totals.polls} polls, ${totals.fired} generations fired, 0 violations; ${totals.due} finishes due, ${totals.exempt} in a documented case (${Math.round((100 * totals.exempt) / Math.max(1, totals.due + totals.exempt))} %: ${JSON.stringify(totals.exemptBy)}), ${totals.notOwed} another account's before its key; documented losses: ${totals.unshown} never shown by a list cut to its newest entries, ${totals.unsavedStart} finished before an unsaved starting point was taken again, ${totals.rerunUnseen} runs again no read can tell; fired: ${totals.deepTouch} deep touches, ${totals.hiddenByEmpty} hidden by an empty answer, ${totals.windowCleared} brought into view by a clean-up of a cut list`,
 		);
 	},
 	Math.max(600_000, RUNS * 10_000),
