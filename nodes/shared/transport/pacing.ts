@@ -1,95 +1,62 @@
 /**
- * Paces the requests of one run to the rate the service allows, learned from its 429 answers.
+ * Paces the requests of one run to the rate the service allows, learned from its 429 answers (the
+ * spec gives a 429's `limit` and `retryAfter` but no unit and no limiter shape). docs/requests.md
+ * tells the rules whole and BENCHMARKS.md what they achieve; in short, the pacer moves through
+ * these phases (`Phase`):
  *
- * The spec gives a 429 `limit` and `retryAfter` but neither unit, nor the limiter's shape (a token
- * bucket, a fixed or sliding window, …). So the pace is measured, not read:
+ * - `unpaced` until the first 429: what got through until then is the limiter's burst. A wait in
+ *   whole seconds gives the first guess at once (the burst over its own time plus the wait, which
+ *   the service rounded up). A fractional wait is exact, so it is worth one more unpaced cycle:
+ * - `measuring`: what the limiter gives back over that known time is its rate.
+ * - `paced`: requests spaced a little under the pace. One that holds CONFIRM_MS is the new floor,
+ *   and the next is tried (up a step, or halfway to the lowest pace that drew a 429) while that
+ *   could save the run's rest more than a failed try costs. A 429 at the floor lowers it a little
+ *   (or to what got through, when the limit came down); at a probe, back to the floor. A guess
+ *   that never held drops 20 %, or, in a short run, to the pace its first burst proved per wait.
+ *   Squeezed (a ceiling well under the best floor), the pace climbs back after a quiet while.
+ * - `reprobing`: settled, the pace is now and then tried at twice, the ceiling set aside; a 429
+ *   puts pace and ceiling back and doubles the delay to the next try. If it holds:
+ * - `climbing`: the limit rose; the pace doubles each CLIMB_CONFIRM_MS until a 429.
  *
- * 1. Unpaced until the first 429. The requests accepted until then are the limiter's burst.
- *    - A fractional wait (`retryAfter: 0.05`) is exact: one more unpaced cycle measures what the
- *      limiter gives back over a known time, which is its rate.
- *    - A wait in whole seconds (`retryAfter: 1`, as an HTTP Retry-After) is rounded up by the
- *      service, so a second cycle would cost a second and measure the rounding: the burst over its
- *      own time plus the expected true wait is the first guess instead.
- *    - A whole number with no header is read as milliseconds until the service shows it counts
- *      seconds (`RetryAfterUnit`); then what was learned from the misread waits is void, but the
- *      first burst still measures the limiter and gives the first guess (`relearn`).
- *    The burst counts against the new pace: the first paced request goes out when it would have,
- *    had the burst been paced.
- * 2. From then on requests are spaced at a little under that rate. A pace that holds (no 429 for
- *    a while) is confirmed and the next one probed: higher by a step while no ceiling is known,
- *    else halfway (geometrically) to the lowest pace that drew a 429. Once the two are close, it
- *    settles. Where a 429 costs many requests' worth of waiting (whole seconds), steps are smaller
- *    (also towards a ceiling far above) and it settles sooner: a probe that fails costs more than
- *    the last few percent gain.
- * 3. A 429 at the confirmed pace means it was a little too fast, or a burst hid the limit: the
- *    pace drops a little, and more if it happens again. A 429 at a probe returns to the confirmed
- *    pace, or to what was accepted since the pace was set (burst subtracted) where that is higher.
- * 4. A settled pace is tried again now and then at twice the speed, with the ceiling set aside: a
- *    limit that rose (another workflow stopped sharing it) is found whatever the run saw before.
- *    If the try holds, the pace doubles each second until a 429; if it fails, the pace and the
- *    ceiling are as before. A failed try costs about one 429's wait; the next try waits at least
- *    5 s, and 3 s for each request that wait holds back at the pace (57 s at 20 a second with
- *    whole-second waits), doubled after each failure up to 20 s (or that first delay, if longer),
- *    so a rise after a long steady stretch is still found within seconds.
- * 5. The run says how many items it has (`expectItems`, `itemStarted`; the action node does, a
- *    trigger's poll does not), and so how many requests are left: a faster pace is tried only while the requests left could save twice what a failed try
- *    costs (a 429's wait), so the last seconds of a run are not spent on one. A guess that fails
- *    before any pace held usually drops 20 % and tries again; in a run whose rest takes fewer than
- *    15 such waits at the pace whole-second waits prove (as many requests per wait as got through
- *    in one go), the pace goes straight there instead of descending in 20 % steps, a second each.
- *    Where the window is shorter than the wait, that pace is half the allowed one, for a short
- *    run's rest at most.
- *
- * Every 429 pauses all requests of the run, the refused one included, for the whole wait it asks
- * (a request sent sooner may be counted against the run, or lengthen the block), also a 429 to a
- * request sent before the last change. A change of pace or a pause voids the slots already handed
- * out: their holders take new ones (`isCurrent`), so nothing goes out at a pace the service just
- * refused. A 429 to a request sent before the last change says nothing about the new pace.
- *
- * Tuned in simulation (test/unit/pacing.test.cts) against buckets of several bursts, fixed and
- * sliding windows, fractional and whole-second waits, 1 and 10 requests at once, short and long
- * latencies, one request per item and many; measured in real time in `npm run bench`. The
- * figures: docs/requests.md.
+ * Every 429 pauses all the run's requests for the whole wait it asks, and every change of pace
+ * voids the slots handed out (`isCurrent`), so nothing goes out at a pace the service just refused.
+ * A 429 to a request sent before the last change says nothing about the new pace.
  */
+type Phase =
+	| { name: 'unpaced' }
+	| { name: 'measuring'; refusedAt: number; accepted: number; resumedAt: number }
+	| { name: 'paced' }
+	| { name: 'reprobing'; setAside: number }
+	| { name: 'climbing' };
+
 export class RequestPacer {
-	/** Requests per second; Infinity until the first 429. */
+	private phase: Phase = { name: 'unpaced' };
+	/** Requests per second; Infinity until the first pace. */
 	private rate = Infinity;
 	private nextSlotAt = 0;
 	private pausedUntil = 0;
 	/** Bumped on every change of pace: older tickets are void. */
 	private epoch = 0;
-	/** Highest pace that held. */
+	/** Highest pace that held; lowest that drew a 429; the best that ever held (a squeeze came from). */
 	private floor = 0;
-	/** Lowest pace that drew a 429. */
 	private ceiling = Infinity;
-	/** Highest pace that ever held: where a squeeze came down from. */
 	private bestFloor = 0;
-	/** When the last 429 arrived. */
 	private lastRefusalAt = 0;
-	/** 429s in a row at the confirmed pace. */
+	/** 429s in a row at the floor: a second one backs off more. */
 	private floorFailures = 0;
+	/** Failed re-probes in a row: each doubles the delay to the next. */
+	private reprobeFailures = 0;
 	private acceptedCount = 0;
 	/** Requests accepted before the first 429: the most the limiter lets through at once. */
 	private burst = 0;
-	/**
-	 * From a first burst cut short by a whole-second wait: as many requests per wait as got through
-	 * (the limiter's window taken as the wait), where a failed guess of a short run goes next.
-	 */
+	/** The first unpaced burst a 429 cut short: how many got through, in how long (ms). */
+	private firstCycle: { accepted: number; busyMs: number } | undefined;
+	/** As many requests per wait as that burst got through (whole-second waits): a short run's fallback. */
 	private provenPace = 0;
-	/** The run's items, when it says how many: how many have started, and how many are through. */
-	private items: { total: number; started: number; done: number } | undefined;
 	/** What a refused request costs in waiting, as last seen (ms). */
 	private refusalCostMs = 0;
-	/** The first unpaced burst the limiter cut short: how many got through, in how long (ms). */
-	private firstCycle: { accepted: number; busyMs: number } | undefined;
-	/** Failed re-probes in a row (a settled pace tried higher, refused): each doubles the delay to the next. */
-	private reprobeFailures = 0;
-	/** While a re-probe runs: the ceiling set aside for it, restored if it fails. */
-	private setAside: number | undefined;
-	/** A re-probe held: the limit rose, and the pace climbs fast until the next 429. */
-	private climbing = false;
-	/** While measuring the second unpaced cycle (fractional waits): where it began. */
-	private measuring: { refusedAt: number; accepted: number; resumedAt: number } | undefined;
+	/** The run's items, when it says how many: how many have started, and how many are through. */
+	private items: { total: number; started: number; done: number } | undefined;
 	/** Since the pace was last set: when its first request went out, and the accepted count then. */
 	private segment: { start: number | undefined; accepted: number } = {
 		start: undefined,
@@ -139,14 +106,14 @@ export class RequestPacer {
 	refused(now: number, waitMs: number, coarse: boolean, ticket: PacerTicket): number {
 		const current = this.isCurrent(ticket);
 		this.pause(now + waitMs);
-		// Sent before the last change: it says nothing about the pace.
 		if (!current) return waitMs;
 		this.lastRefusalAt = now;
 		this.refusalCostMs = waitMs;
 		const accepted = this.acceptedCount - this.segment.accepted;
 		const busyMs = now - (this.segment.start ?? now);
-		if (Number.isFinite(this.rate)) this.refusedAtPace(accepted, busyMs);
-		else this.refusedUnpaced(now, waitMs, accepted, busyMs, coarse);
+		if (this.phase.name === 'unpaced' || this.phase.name === 'measuring')
+			this.refusedUnpaced(now, waitMs, accepted, busyMs, coarse);
+		else this.refusedAtPace(accepted, busyMs);
 		return waitMs;
 	}
 
@@ -165,14 +132,11 @@ export class RequestPacer {
 	}
 
 	/**
-	 * The waits were misread until now: read as milliseconds, they were seconds (`waitMs` now).
-	 * - A pace that held is a fact about the limiter whatever the unit (the waits only follow a
-	 *   429): it stays, and must hold again from now on. Forgetting it would also forget the pace
-	 *   a squeeze came down from, and the run would never climb back.
-	 * - Otherwise what was learned came from waits read too short, and is forgotten; the pause
-	 *   stays. The first burst still measures the limiter: the first guess comes from it, as if its
-	 *   wait had been read in seconds, so no second unpaced burst draws another whole-second 429
-	 *   to measure the same again.
+	 * The waits were misread until now: read as milliseconds, they were seconds (`waitMs` now). A
+	 * pace that held is a fact about the limiter whatever the unit, so it stays (and with it the
+	 * pace a squeeze came down from). Otherwise what was learned is forgotten, the pause kept, and
+	 * the first burst gives the first guess as if its wait had been read in seconds: no second
+	 * unpaced burst draws another whole-second 429 to measure the same again.
 	 */
 	relearn(waitMs: number): void {
 		if (this.bestFloor > 0) return this.setRate(this.rate);
@@ -194,6 +158,7 @@ export class RequestPacer {
 		return this.rate;
 	}
 
+	/** `unpaced` or `measuring` → `measuring` or `paced`. */
 	private refusedUnpaced(
 		now: number,
 		waitMs: number,
@@ -203,128 +168,132 @@ export class RequestPacer {
 	): void {
 		this.burst = Math.max(this.burst, accepted);
 		if (!this.firstCycle && accepted > 0) this.firstCycle = { accepted, busyMs };
+		const measuring = this.phase.name === 'measuring' ? this.phase : undefined;
 		// Nothing accepted measures nothing (the service refuses everything for now): stay unpaced.
 		// A fractional wait first measures one more cycle.
-		if (accepted === 0 || (!coarse && !this.measuring)) {
+		if (accepted === 0 || (!coarse && !measuring)) {
 			if (!coarse)
-				this.measuring = {
+				this.phase = {
+					name: 'measuring',
 					refusedAt: now,
 					accepted: this.acceptedCount,
 					resumedAt: this.pausedUntil,
 				};
 			return this.restartSegment();
 		}
-		const { pace, burstStart } = this.measuring
-			? {
-					pace:
-						(((this.acceptedCount - this.measuring.accepted + 0.5) * 1000) /
-							Math.max(1, now - this.measuring.refusedAt)) *
-						MARGIN,
-					burstStart: this.measuring.resumedAt,
-				}
-			: {
-					pace: coarseFirstGuess(accepted, busyMs, waitMs),
-					burstStart: this.segment.start ?? now,
-				};
-		if (!this.measuring) this.provenPace = perWait(accepted, waitMs);
+		let pace: number;
+		let burstStart: number;
+		if (measuring) {
+			const given = this.acceptedCount - measuring.accepted + 0.5;
+			pace = ((given * 1000) / Math.max(1, now - measuring.refusedAt)) * PACE.MARGIN;
+			burstStart = measuring.resumedAt;
+		} else {
+			pace = coarseFirstGuess(accepted, busyMs, waitMs);
+			burstStart = this.segment.start ?? now;
+			this.provenPace = perWait(accepted, waitMs);
+		}
 		this.setRate(pace);
+		// The burst counts against the new pace: the first paced request goes out when it would
+		// have, had the burst been paced.
 		this.nextSlotAt = Math.max(this.nextSlotAt, burstStart + (accepted * 1000) / this.rate);
 	}
 
+	/** `paced`, `reprobing` or `climbing` → `paced`, at a lower pace. */
 	private refusedAtPace(accepted: number, busyMs: number): void {
 		const pace = this.rate;
-		this.climbing = false;
-		if (this.setAside !== undefined) {
-			// The re-probe failed: the limit did not rise. Back to the pace that held, the old
-			// ceiling, and a longer delay before the next try.
-			this.ceiling = Math.min(this.setAside, pace);
-			this.setAside = undefined;
+		const phase = this.phase;
+		this.phase = { name: 'paced' };
+		if (phase.name === 'reprobing') {
+			// The limit did not rise: back to the pace that held, the old ceiling, a longer delay.
+			this.ceiling = Math.min(phase.setAside, pace);
 			this.reprobeFailures++;
 			return this.setRate(this.floor);
 		}
 		// At least what got through since this pace began, less the burst the limiter had saved up.
-		const sinceSet = busyMs >= MEASURE_MIN_MS ? ((accepted - this.burst) * 1000) / busyMs : 0;
+		const measured = busyMs >= PACE.MEASURE_MIN_MS;
+		const sinceSet = measured ? ((accepted - this.burst) * 1000) / busyMs : 0;
 		this.ceiling = Math.min(this.ceiling, pace);
 		if (this.floor > 0 && pace <= this.floor * 1.01) {
 			this.floorFailures++;
-			this.floor = pace * (this.floorFailures > 1 ? BACKOFF_AGAIN : BACKOFF);
-			// What got through since is well below the pace: the limit came down, follow it.
+			this.floor = pace * (this.floorFailures > 1 ? PACE.BACKOFF_AGAIN : PACE.BACKOFF);
 			// Even counting the saved burst in, far less got through than the pace: the limit came down.
-			const gotThrough = busyMs >= MEASURE_MIN_MS ? (accepted * 1000) / busyMs : 0;
-			if (gotThrough > MIN_RATE && gotThrough < pace * SQUEEZE_RATIO)
-				this.floor = Math.min(this.floor, gotThrough * MARGIN);
-		} else if (sinceSet > MIN_RATE) {
-			this.floor = Math.max(this.floor, Math.min(sinceSet * MARGIN, pace * BACKOFF));
+			const gotThrough = measured ? (accepted * 1000) / busyMs : 0;
+			if (gotThrough > PACE.MIN_RATE && gotThrough < pace * PACE.SQUEEZE_RATIO)
+				this.floor = Math.min(this.floor, gotThrough * PACE.MARGIN);
+		} else if (sinceSet > PACE.MIN_RATE) {
+			this.floor = Math.max(this.floor, Math.min(sinceSet * PACE.MARGIN, pace * PACE.BACKOFF));
 		}
 		this.setRate(
 			this.floor > 0
 				? this.floor
-				: Math.max(this.firstDrop(pace, accepted, busyMs), sinceSet * MARGIN),
+				: Math.max(this.firstDrop(pace, accepted, busyMs), sinceSet * PACE.MARGIN),
 		);
 	}
 
 	/**
-	 * Where a guess that never held goes after a 429 (point 5 above): 20 % lower; in a short run,
-	 * straight to the pace whole-second waits prove where that is lower. `accepted` got through in
-	 * `busyMs` since the guess began.
+	 * Where a guess that never held goes after a 429: 20 % lower; in a short run (its rest takes
+	 * fewer than SHORT_RUN_WAITS of a 429's waits), straight to the pace whole-second waits prove
+	 * where that is lower. `accepted` got through in `busyMs` since the guess began.
 	 */
 	private firstDrop(pace: number, accepted: number, busyMs: number): number {
-		if (this.provenPace === 0) return pace * FIRST_FAILURE_DROP;
+		if (this.provenPace === 0) return pace * PACE.FIRST_FAILURE_DROP;
 		// The fewer of the first burst's and this guess's (over its time, when longer than a wait):
 		// a burst that straddled the limiter's reset counted two windows.
 		this.provenPace = Math.min(
 			this.provenPace,
 			perWait(accepted, Math.max(busyMs, this.refusalCostMs)),
 		);
-		const short =
-			(this.requestsLeft() * 1000) / this.provenPace <= SHORT_RUN_WAITS * this.refusalCostMs;
-		return short && this.provenPace < pace ? this.provenPace : pace * FIRST_FAILURE_DROP;
+		const restMs = (this.requestsLeft() * 1000) / this.provenPace;
+		const short = restMs <= PACE.SHORT_RUN_WAITS * this.refusalCostMs;
+		return short && this.provenPace < pace ? this.provenPace : pace * PACE.FIRST_FAILURE_DROP;
 	}
 
-	/** A pace that held long enough is confirmed; then the next is tried, unless settled. */
+	/** At each request: a pace that held long enough is confirmed, and the phase moves on. */
 	private probe(now: number): void {
-		if (now - (this.segment.start ?? now) < (this.climbing ? CLIMB_CONFIRM_MS : CONFIRM_MS)) return;
+		const climbing = this.phase.name === 'climbing';
+		const heldMs = now - (this.segment.start ?? now);
+		if (heldMs < (climbing ? PACE.CLIMB_CONFIRM_MS : PACE.CONFIRM_MS)) return;
 		if (this.rate > this.floor) this.floorFailures = 0;
 		this.floor = Math.max(this.floor, this.rate);
 		this.bestFloor = Math.max(this.bestFloor, this.floor);
-		if (this.setAside !== undefined) {
+		if (this.phase.name === 'reprobing') {
 			// A re-probe held: the limit rose. Climb fast to find the new one.
-			this.setAside = undefined;
 			this.reprobeFailures = 0;
-			this.climbing = true;
+			this.phase = { name: 'climbing' };
 		}
-		if (this.climbing) return this.startPace(now, this.rate * CLIMB_STEP);
-		// Squeezed (the limit came down well below a pace that held, a bucket shared for a while):
-		// a while after the last 429 the ceiling is forgotten and the pace climbs back towards the
-		// best one, in case the squeeze is over. A steady limit is never squeezed, so never re-probed.
-		const squeezed = this.ceiling < this.bestFloor * SQUEEZE_RATIO;
-		if (squeezed && now - this.lastRefusalAt >= SQUEEZE_HOLD_MS) {
-			const back = Math.min(this.rate * PROBE_STEP, this.bestFloor);
+		if (this.phase.name === 'climbing') return this.startPace(now, this.rate * PACE.CLIMB_STEP);
+		// Squeezed: a while after the last 429 the ceiling is forgotten and the pace climbs back
+		// towards the best one, in case the squeeze is over. A steady limit is never squeezed.
+		const squeezed = this.ceiling < this.bestFloor * PACE.SQUEEZE_RATIO;
+		if (squeezed && now - this.lastRefusalAt >= PACE.SQUEEZE_HOLD_MS) {
+			const back = Math.min(this.rate * PACE.PROBE_STEP, this.bestFloor);
 			if (!this.worthTrying(back)) return;
 			this.ceiling = Infinity;
 			return this.startPace(now, back);
 		}
-		const costly = (this.refusalCostMs / 1000) * this.rate >= COSTLY_REFUSAL_REQUESTS;
 		// Halfway to the ceiling; where a 429 is costly, no more than a small step (a ceiling far
-		// above, from a first guess that failed, is no reason to risk a whole second).
-		const step = this.rate * (costly ? PROBE_STEP_COSTLY : PROBE_STEP);
+		// above, from a first guess that failed, is no reason to risk a whole wait).
+		const costly = (this.refusalCostMs / 1000) * this.rate >= PACE.COSTLY_REFUSAL_REQUESTS;
+		const step = this.rate * (costly ? PACE.PROBE_STEP_COSTLY : PACE.PROBE_STEP);
 		let next = Number.isFinite(this.ceiling) ? Math.sqrt(this.floor * this.ceiling) : step;
 		if (costly) next = Math.min(next, step);
-		const close = this.ceiling / this.floor < (costly ? SETTLED_RATIO_COSTLY : SETTLED_RATIO);
-		if (!close && this.worthTrying(next)) return this.startPace(now, next);
-		// Settled: close enough, or too little of the run left to win back a failed try. A limit that
-		// rises (a shared bucket freed) would never be found: now and then the ceiling is set aside
-		// and a faster pace tried (point 4 above).
+		const settledRatio = costly ? PACE.SETTLED_RATIO_COSTLY : PACE.SETTLED_RATIO;
+		if (this.ceiling / this.floor >= settledRatio && this.worthTrying(next))
+			return this.startPace(now, next);
+		// Settled. A limit that rises (a shared bucket freed) would never be found: now and then the
+		// ceiling is set aside and twice the pace tried, after a delay that grows with what a failed
+		// try holds back, doubled after each failure.
 		const heldBack = Math.max(0, (this.refusalCostMs / 1000) * this.rate - 1);
-		const firstMs = Math.max(REPROBE_MIN_MS, heldBack * REPROBE_MS_PER_REQUEST);
+		const firstMs = Math.max(PACE.REPROBE_MIN_MS, heldBack * PACE.REPROBE_MS_PER_REQUEST);
 		const delayMs = Math.min(
 			firstMs * 2 ** this.reprobeFailures,
-			Math.max(firstMs, REPROBE_MAX_MS),
+			Math.max(firstMs, PACE.REPROBE_MAX_MS),
 		);
-		if (now - this.lastRefusalAt < delayMs || !this.worthTrying(this.rate * REPROBE_STEP)) return;
-		this.setAside = this.ceiling;
+		const faster = this.rate * PACE.REPROBE_STEP;
+		if (now - this.lastRefusalAt < delayMs || !this.worthTrying(faster)) return;
+		this.phase = { name: 'reprobing', setAside: this.ceiling };
 		this.ceiling = Infinity;
-		this.startPace(now, this.rate * REPROBE_STEP);
+		this.startPace(now, faster);
 	}
 
 	/** A new pace from `now`: its confirmation time starts at once, not at its first request. */
@@ -340,7 +309,7 @@ export class RequestPacer {
 	 */
 	private worthTrying(pace: number): boolean {
 		const left = this.requestsLeft();
-		return left * (1000 / this.rate - 1000 / pace) >= PROBE_WORTH * this.refusalCostMs;
+		return left * (1000 / this.rate - 1000 / pace) >= PACE.PROBE_WORTH * this.refusalCostMs;
 	}
 
 	/**
@@ -356,7 +325,9 @@ export class RequestPacer {
 	}
 
 	private setRate(rate: number): void {
-		this.rate = Math.max(rate, MIN_RATE);
+		if (this.phase.name === 'unpaced' || this.phase.name === 'measuring')
+			this.phase = { name: 'paced' };
+		this.rate = Math.max(rate, PACE.MIN_RATE);
 		this.epoch++;
 		this.restartSegment();
 	}
@@ -368,17 +339,16 @@ export class RequestPacer {
 
 /** The pace of `accepted` requests per `waitMs`, a little under. */
 function perWait(accepted: number, waitMs: number): number {
-	return ((accepted * 1000) / waitMs) * MARGIN;
+	return ((accepted * 1000) / waitMs) * PACE.MARGIN;
 }
 
 /**
  * The first pace from a burst cut short by a wait in whole seconds (a little under): the service
- * rounded the true wait up, so it counts as `FIRST_GUESS_WAIT_CUT_MS` shorter; the burst over its
- * own time plus that wait.
+ * rounded the true wait up, so it counts as FIRST_GUESS_WAIT_CUT_MS shorter.
  */
 function coarseFirstGuess(accepted: number, busyMs: number, waitMs: number): number {
-	const trueWaitMs = Math.max(waitMs - FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS);
-	return ((accepted * 1000) / Math.max(1, busyMs + trueWaitMs)) * MARGIN;
+	const trueWaitMs = Math.max(waitMs - PACE.FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS);
+	return ((accepted * 1000) / Math.max(1, busyMs + trueWaitMs)) * PACE.MARGIN;
 }
 
 export interface PacerTicket {
@@ -387,50 +357,51 @@ export interface PacerTicket {
 	epoch: number;
 }
 
-/** Share of a measured rate used: headroom for timer jitter and measuring error. */
-const MARGIN = 0.95;
-/** How long a pace must hold without a 429 before it counts as confirmed. */
-const CONFIRM_MS = 2000;
-/** How much faster each probe goes while no ceiling is known; smaller where a 429 is costly. */
-const PROBE_STEP = 1.5;
-const PROBE_STEP_COSTLY = 1.2;
-/** A settled pace is tried this much faster now and then; a try that holds climbs by CLIMB_STEP. */
-const REPROBE_STEP = 2;
-const CLIMB_STEP = 2;
-/** How long a pace must hold while climbing after a limit rose. */
-const CLIMB_CONFIRM_MS = 1000;
-/**
- * Before a settled pace is tried again: at least REPROBE_MIN_MS after the last 429, and
- * REPROBE_MS_PER_REQUEST for each request a 429's wait holds back at the pace (what a failed try
- * costs), doubled after each failed try.
- */
-const REPROBE_MS_PER_REQUEST = 3000;
-const REPROBE_MIN_MS = 5000;
-/** The doubling stops here (a rise comes within seconds of it), or at the first delay if longer. */
-const REPROBE_MAX_MS = 20_000;
-/** A faster pace is tried only if it could save this many times what a failed try costs. */
-const PROBE_WORTH = 2;
-/** A run whose rest at the pace its first burst proves takes fewer of a 429's waits than this is short. */
-const SHORT_RUN_WAITS = 15;
-/** Floor and ceiling this close: stop probing. Looser where a 429 is costly. */
-const SETTLED_RATIO = 1.05;
-const SETTLED_RATIO_COSTLY = 1.12;
-/** A 429 is costly when its wait is worth this many requests at the current pace. */
-const COSTLY_REFUSAL_REQUESTS = 4;
-/** A ceiling under this share of the best pace that held: the limit was squeezed (shared for a while). */
-const SQUEEZE_RATIO = 0.85;
-/** How long after the last 429 a squeezed pace starts climbing back. */
-const SQUEEZE_HOLD_MS = 10_000;
-/** Busy time below which what got through says nothing about the rate. */
-const MEASURE_MIN_MS = 2000;
-/** For the first guess from whole seconds: the wait counted as this much shorter. */
-const FIRST_GUESS_WAIT_CUT_MS = 700;
-/** Pace after a 429 at the confirmed pace, and after another one in a row. */
-const BACKOFF = 0.98;
-const BACKOFF_AGAIN = 0.95;
-/** Pace after a 429 at the first guess, where no pace is confirmed yet. */
-const FIRST_FAILURE_DROP = 0.8;
+/** The pacer's tuning, each value with why (tuned in test/unit/pacing.test.cts, measured in `npm run bench`). */
+const PACE = {
+	/** Share of a measured rate used: headroom for timer jitter and measuring error. */
+	MARGIN: 0.95,
+	/** A pace that holds this long (ms) without a 429 is confirmed. */
+	CONFIRM_MS: 2000,
+	/** Each probe's step while no ceiling is known; smaller where a 429 is costly. */
+	PROBE_STEP: 1.5,
+	PROBE_STEP_COSTLY: 1.2,
+	/** A settled pace is re-probed at this multiple; one that holds climbs by CLIMB_STEP. */
+	REPROBE_STEP: 2,
+	CLIMB_STEP: 2,
+	/** While climbing a pace is confirmed sooner (ms): a risen limit is found within seconds. */
+	CLIMB_CONFIRM_MS: 1000,
+	/** Delay before a re-probe (ms): at least this, after the last 429 ... */
+	REPROBE_MIN_MS: 5000,
+	/** ... and this for each request a 429's wait holds back at the pace (what a failed try costs) ... */
+	REPROBE_MS_PER_REQUEST: 3000,
+	/** ... doubled after each failure up to this (or the first delay, if longer): a rise is still found. */
+	REPROBE_MAX_MS: 20_000,
+	/** A faster pace must be able to save this many times what a failed try costs. */
+	PROBE_WORTH: 2,
+	/** A run whose rest at the proven pace takes fewer of a 429's waits than this is short. */
+	SHORT_RUN_WAITS: 15,
+	/** Floor and ceiling this close: settled (looser where a 429 is costly). */
+	SETTLED_RATIO: 1.05,
+	SETTLED_RATIO_COSTLY: 1.12,
+	/** A 429 is costly when its wait is worth this many requests at the pace. */
+	COSTLY_REFUSAL_REQUESTS: 4,
+	/** A ceiling under this share of the best floor: squeezed (the bucket shared for a while). */
+	SQUEEZE_RATIO: 0.85,
+	/** A squeezed pace starts climbing back this long (ms) after the last 429. */
+	SQUEEZE_HOLD_MS: 10_000,
+	/** Busy time (ms) below which what got through says nothing about the rate. */
+	MEASURE_MIN_MS: 2000,
+	/** A whole-second wait counts as this much (ms) shorter for the first guess: it was rounded up. */
+	FIRST_GUESS_WAIT_CUT_MS: 700,
+	/** After a 429 at the floor, and after another in a row: a little slower, then more. */
+	BACKOFF: 0.98,
+	BACKOFF_AGAIN: 0.95,
+	/** After a 429 at a first guess that never held. */
+	FIRST_FAILURE_DROP: 0.8,
+	/** Slowest pace: one request every ten seconds. */
+	MIN_RATE: 0.1,
+} as const;
+
 /** Shortest wait after a 429, whatever the service says (a "retry after 0" still counts). */
 export const MIN_RATE_LIMIT_WAIT_MS = 50;
-/** Slowest pace: one request every ten seconds. */
-const MIN_RATE = 0.1;
