@@ -366,6 +366,65 @@ async function rise() {
 }
 
 /**
+ * One item of many requests (Media → Get Many with Return All over 1,500 pages of two files): the
+ * pacer learns the run's size in requests, not only in items. Against the rising limit (2 a second
+ * for the first 20 s, then 20) and the squeezed one (20, 5 from 10 s to 40 s, then 20).
+ */
+async function longItem() {
+	const n = Number(process.env.BENCH_LONG_ITEM_REQUESTS ?? 1500);
+	const cases = [
+		['rising', { fromMs: 0, toMs: 20_000, limit: 2 }, 20 + Math.max(0, n - 60) / 20],
+		['squeezed', { fromMs: 10_000, toMs: 40_000, limit: 5 }, 40 + Math.max(0, n - 350) / 20],
+	] as const;
+	for (const [name, squeeze, idealSeconds] of cases) {
+		const config = {
+			buckets: { default: { limit: 20, squeeze } },
+			retryAfter: 'whole',
+			mediaPageSize: 2,
+			seedMedia: 2 * n,
+		};
+		let run = { seconds: 0, files: 0, sent: 0, refused: 0, failed: true };
+		await withSandbox(config, async (url, sandbox) => {
+			const state = sandbox.state as {
+				counts: { rateLimited: number; byRoute: Record<string, number> };
+			};
+			const started = performance.now();
+			const result = await runNode(
+				url,
+				{
+					resource: 'media',
+					operation: 'list',
+					returnAll: true,
+					requestOptions: { maxRateLimitWait: 600 },
+				},
+				[{}],
+			);
+			const files = result.error ? [] : result.output('Node');
+			run = {
+				seconds: (performance.now() - started) / 1000,
+				files: files.filter((item) => !item.json.error).length,
+				sent: state.counts.byRoute['GET /media'] ?? 0,
+				refused: state.counts.rateLimited,
+				failed: Boolean(result.error) || files.some((item) => item.json.error),
+			};
+		});
+		const ratio = run.seconds / idealSeconds;
+		log(
+			`one item, ${n} requests, ${name} limit: ${run.seconds.toFixed(1)} s (ideal ${idealSeconds} s), ${run.files} files, ${run.refused} 429s of ${run.sent}`,
+		);
+		rows.push({
+			name: `one item × ${n} requests (Media → Get Many, Return All, pages of 2), token bucket 20/s ${name === 'rising' ? 'shared down to 2/s for the first 20 s' : 'shared down to 5/s from 10 s to 40 s'}, retryAfter whole seconds (${run.seconds.toFixed(1)} s; ${run.files} files; 429 ${run.refused} of ${run.sent} sent)`,
+			value: round(run.seconds, 1),
+			unit: 's',
+			baseline: round(idealSeconds, 1),
+			ratio: round(ratio, 3),
+			goal: '≤ 1.5 × the ideal time, every file, 0 failed',
+			met: ratio <= 1.5 && run.files === 2 * n && !run.failed,
+		});
+	}
+}
+
+/**
  * A short run: 200 Score items, 1 and 10 at once, against a fixed window of 20 a second with
  * whole-second waits (no header): most workflows send tens or hundreds of items, and the pace
  * must be found within their few seconds.
@@ -1241,6 +1300,7 @@ async function main() {
 		batch,
 		squeeze,
 		rise,
+		longItem,
 		short,
 		trigger,
 		triggerQuiet,
@@ -1265,7 +1325,9 @@ async function main() {
 						? 'triggerLimits'
 						: /^trigger quiet/.test(name)
 							? 'triggerQuiet'
-							: name.split(/[ ,]/)[0];
+							: /^one item/.test(name)
+								? 'longItem'
+								: name.split(/[ ,]/)[0];
 		rows.unshift(...previousRows().filter((row) => !only.includes(suiteOf(row.name))));
 	}
 	const table = [

@@ -26,8 +26,11 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 	];
 }
 
-/** Most pages read for one list, so a server that never says "last page" cannot loop us forever. */
-const MAX_PAGES = 1000;
+/**
+ * Most pages read for one list, so a server that never says "last page" cannot loop us forever
+ * (a page equal to the one before already ends a list whose service ignores `page`).
+ */
+export const MAX_PAGES = 1000;
 
 /** Where a paged read stopped: the page after the last one read, by number and cursor. */
 export interface PagePosition {
@@ -61,6 +64,7 @@ export async function walkPages(
 	const first = options.from?.page ?? 1;
 	let qs = positionQuery(options.qs, options.from);
 	let previous: string | undefined;
+	let next: PagePosition | undefined;
 	for (let page = first; page < first + maxPages; page++) {
 		const response = await apiRequest(
 			run,
@@ -74,11 +78,12 @@ export async function walkPages(
 		previous = seen;
 		const cursor = nextCursor(response);
 		const more = (cursor !== undefined || hasMorePages(response, page)) && list.length > 0;
-		const next = more ? { page: page + 1, ...(cursor !== undefined ? { cursor } : {}) } : undefined;
+		next = more ? { page: page + 1, ...(cursor !== undefined ? { cursor } : {}) } : undefined;
 		if (!visit(list) || !next) return { next };
 		qs = positionQuery(options.qs, next);
 	}
-	return {};
+	// The page guard: the service still says there is more.
+	return { next };
 }
 
 /**
@@ -140,9 +145,15 @@ export async function readList(
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
 	const results: unknown[] = [];
-	await walkPages(run, path, { ...options, itemIndex }, (list) => {
+	const { next } = await walkPages(run, path, { ...options, itemIndex }, (list) => {
 		results.push(...list);
 		return results.length < limit;
 	});
+	if (next && results.length < limit) {
+		// Never a silent cut: the list goes on past the page guard.
+		const message = `The list stopped after ${MAX_PAGES.toLocaleString('en-US')} pages (${results.length} results) although the service said there were more. Set a Limit, or narrow the list with a filter.`;
+		ctx.logger.warn(`Social Content: ${message}`);
+		ctx.addExecutionHints?.({ message, location: 'outputPane' });
+	}
 	return results.slice(0, limit);
 }

@@ -46,6 +46,8 @@ const DEFAULTS = {
 	/** features answering 503 */
 	disabled: [],
 	mediaPageSize: 20,
+	/** Files already in the media library at the start (a long list to page through). */
+	seedMedia: 0,
 	/**
 	 * How GET /studio/generations answers, where the spec is silent: with time fields or none at all
 	 * (only id, status, format, credits, outputs); newest first by creation, by completion or by last update ('update')
@@ -233,7 +235,13 @@ function createSandbox(options = {}) {
 		state = {
 			credits: config.credits,
 			generations: [],
-			media: [],
+			media: Array.from({ length: config.seedMedia }, (_, i) => ({
+				id: `med_seed_${i}`,
+				name: `seed-${i}.png`,
+				path: `/uploads/seed-${i}.png`,
+				mimeType: 'image/png',
+				createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+			})).reverse(),
 			files: new Map(),
 			posts: [],
 			channels: CHANNELS.map((c) => ({ ...c })),

@@ -12,6 +12,7 @@ import {
 import { runChain, START_NODE_TYPE, ACTION_NODE_TYPE } from '../helpers/harness.cjs';
 import nock from 'nock';
 import { notPublicReason } from '../../nodes/SocialContent/actions/media/publicAddress';
+import { MAX_PAGES } from '../../nodes/shared/paging';
 
 const png = Buffer.from('89504e470d0a1a0a-fake-png', 'utf8');
 
@@ -160,6 +161,23 @@ describe('Media → Get Many', () => {
 		expect(result.output(NODE).map((item) => item.json)).toEqual([{ id: 'a' }, { id: 'b' }]);
 		scope.done();
 	});
+
+	test('a list that never ends is cut at the page guard, and the run says so (never a silent cut)', async () => {
+		let page = 0;
+		api()
+			.get(`${API_PATH}/media`)
+			.query(true)
+			.times(MAX_PAGES + 1)
+			.reply(200, () => ({ results: [{ id: `file ${++page}` }], hasMore: true }));
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE)).toHaveLength(MAX_PAGES);
+		expect(page).toBe(MAX_PAGES);
+		const hints = result.run.data.resultData.runData[NODE][0].hints ?? [];
+		expect(hints.map((hint) => hint.message)).toEqual([
+			`The list stopped after ${MAX_PAGES.toLocaleString('en-US')} pages (${MAX_PAGES} results) although the service said there were more. Set a Limit, or narrow the list with a filter.`,
+		]);
+		nock.cleanAll();
+	}, 120_000);
 
 	// Paged and wrapped answers (the spec does not show them): test/unit/shapeGuesses.test.cts.
 });
