@@ -174,3 +174,18 @@ describe('a choice saved from a list that could not load is flagged, not kept si
 		expect(chosenValues(node, undefined, 'Channel Names or IDs')).toEqual([]);
 	});
 });
+
+describe('Post → Create, Channel Names or IDs', () => {
+	// n8n's editor marks a list field's value "is not supported!" when the list lacks it, an
+	// expression's (or an AI agent's) value included, unless the field allows arbitrary values.
+	test('a channel by exact name, id or network (an expression, an AI tool) is a value it accepts, unmarked', () => {
+		const channels = action.properties.find(
+			(property) =>
+				property.name === 'channels' &&
+				property.displayOptions?.show?.operation?.includes('create') === true,
+		);
+		expect(channels?.type).toBe('multiOptions');
+		expect(channels?.typeOptions?.loadOptionsMethod).toBe('getChannels');
+		expect(channels?.allowArbitraryValues).toBe(true);
+	});
+});

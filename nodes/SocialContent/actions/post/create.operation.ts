@@ -60,6 +60,8 @@ export const description: INodeProperties[] = updateDisplayOptions({ show }, [
 		name: 'channels',
 		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod: 'getChannels' },
+		// Names and networks are values too (an expression, an AI agent): the editor must not mark them.
+		allowArbitraryValues: true,
 		default: [],
 		required: true,
 		description:
