@@ -27,10 +27,12 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 }
 
 /**
- * Most pages read for one list, so a server that never says "last page" cannot loop us forever
- * (a page equal to the one before already ends a list whose service ignores `page`).
+ * Most pages read for one list that does not say how many it has, so a server that never says
+ * "last page" cannot loop us forever (a page equal to the one before already ends a list whose
+ * service ignores `page`); one that says is read to its end, up to MAX_STATED_PAGES.
  */
 export const MAX_PAGES = 1000;
+const MAX_STATED_PAGES = 100_000;
 
 /** Where a paged read stopped: the page after the last one read, by number and cursor. */
 export interface PagePosition {
@@ -60,7 +62,8 @@ export async function walkPages(
 	},
 	visit: (list: unknown[]) => boolean,
 ): Promise<{ next?: PagePosition }> {
-	const maxPages = options.maxPages ?? MAX_PAGES;
+	// A list that says how many pages it has is read to its stated end (up to MAX_STATED_PAGES).
+	let maxPages = options.maxPages ?? MAX_PAGES;
 	const first = options.from?.page ?? 1;
 	let qs = positionQuery(options.qs, options.from);
 	let previous: string | undefined;
@@ -76,6 +79,8 @@ export async function walkPages(
 		const seen = `${list.length}|${JSON.stringify(list[0])}|${JSON.stringify(list[list.length - 1])}`;
 		if (seen === previous) return {};
 		previous = seen;
+		if (options.maxPages === undefined)
+			maxPages = Math.max(maxPages, Math.min(pageCount(response) ?? 0, MAX_STATED_PAGES));
 		const cursor = nextCursor(response);
 		const more = (cursor !== undefined || hasMorePages(response, page)) && list.length > 0;
 		next = more ? { page: page + 1, ...(cursor !== undefined ? { cursor } : {}) } : undefined;
@@ -151,7 +156,8 @@ export async function readList(
 	});
 	if (next && results.length < limit) {
 		// Never a silent cut: the list goes on past the page guard.
-		const message = `The list stopped after ${MAX_PAGES.toLocaleString('en-US')} pages (${results.length} results) although the service said there were more. Set a Limit, or narrow the list with a filter.`;
+		const pages = (next.page - 1).toLocaleString('en-US');
+		const message = `The list stopped after ${pages} pages (${results.length} results) although the service said there were more. Set a Limit, or narrow the list with a filter.`;
 		ctx.logger.warn(`Social Content: ${message}`);
 		ctx.addExecutionHints?.({ message, location: 'outputPane' });
 	}

@@ -179,6 +179,23 @@ describe('Media → Get Many', () => {
 		nock.cleanAll();
 	}, 120_000);
 
+	test('a list that says how many pages it has is read to its end, past the guard for lists that do not', async () => {
+		const pages = MAX_PAGES + 7;
+		api()
+			.get(`${API_PATH}/media`)
+			.query(true)
+			.times(pages)
+			.reply(200, (uri) => {
+				const page = Number(new URL(uri, APP_URL).searchParams.get('page') ?? 1);
+				return { results: [{ id: `file ${page}` }], pages };
+			});
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(
+			Array.from({ length: pages }, (_, index) => `file ${index + 1}`),
+		);
+		expect(result.run.data.resultData.runData[NODE][0].hints ?? []).toEqual([]);
+	}, 120_000);
+
 	// Paged and wrapped answers (the spec does not show them): test/unit/shapeGuesses.test.cts.
 });
 
