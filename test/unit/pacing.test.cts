@@ -303,24 +303,30 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 	test.each(
 		(['whole seconds', 'whole numbers, no header'] as const).flatMap((waits) =>
 			[1, 10].flatMap((concurrency) =>
-				[3, 10].map((latency) => [waits, concurrency, latency] as const),
+				[3, 10, 30, 100, 300].map((latency) => [waits, concurrency, latency] as const),
 			),
 		),
 	)(
-		'a short run (200 items, fixed window of 20 a second), retryAfter in %s, %i at once, %i ms latency: ≥ 0.85 × allowed wherever the run starts in the window',
+		'a short run (200 items, fixed window of 20 a second), retryAfter in %s, %i at once, %i ms latency: near the rate allowed (or that the latency allows) wherever the run starts in the window',
 		(waits, concurrency, latency) => {
+			// One at a time, slow answers cap the rate below the window's (10/s at 100 ms).
+			const reachable = Math.min(20, (concurrency * 1000) / latency);
 			// The run starts anywhere in a window: every 50 ms of it.
 			const ratios = Array.from({ length: 20 }, (_, i) => {
 				const result = simulate(fixedWindow(20, 1000, i * 50), waits, concurrency, 200, latency);
 				expect(result.early).toBe(0);
-				return 200 / result.seconds / 20;
+				return 200 / result.seconds / reachable;
 			}).sort((a, b) => a - b);
 			// eslint-disable-next-line no-console -- the measured rates are the point of reading the log
 			console.log(
-				`short run, ${waits}, ${concurrency} at once, ${latency} ms: ${ratios[0].toFixed(3)}× allowed at worst, ${ratios[10].toFixed(3)}× median`,
+				`short run, ${waits}, ${concurrency} at once, ${latency} ms: ${ratios[0].toFixed(3)}× reachable at worst, ${ratios[10].toFixed(3)}× median`,
 			);
-			expect(ratios[0]).toBeGreaterThanOrEqual(0.85);
-			expect(ratios[10]).toBeGreaterThanOrEqual(0.9);
+			// Fast answers: ≥ 0.85 at worst. Slow ones (30-300 ms) fall short of that goal where a slow
+			// first burst straddles the window's reset or its guess stays low (0.72 at worst, 10 at
+			// once at 300 ms; docs/requests.md): held at what they reach, so it gets no worse.
+			const slow = latency >= 30;
+			expect(ratios[0]).toBeGreaterThanOrEqual(slow ? 0.7 : 0.85);
+			expect(ratios[10]).toBeGreaterThanOrEqual(slow ? 0.73 : 0.9);
 		},
 	);
 
