@@ -12,6 +12,8 @@ import { writeFileSync } from 'node:fs';
 
 import fc from 'fast-check';
 
+import { codeFingerprint } from '../helpers/fingerprint.cjs';
+
 import {
 	BUSY_ACCOUNT,
 	describeVerdict,
@@ -46,12 +48,14 @@ test(
 			notOwed: 0,
 			exemptBy: { unshown: 0, unsavedStart: 0, rerunUnseen: 0, other: 0 },
 		};
+		const code = PROGRESS ? codeFingerprint() : '';
 		await fc.assert(
 			fc.asyncProperty(scenarioArb, async (scenario) => {
 				const verdict = await runScenario(scenario);
 				totals.cases++;
 				// A long soak writes its totals as it goes (a run stopped early still says how far it got).
-				if (PROGRESS && totals.cases % 25 === 0) writeFileSync(PROGRESS, JSON.stringify(totals));
+				if (PROGRESS && totals.cases % 25 === 0)
+					writeFileSync(PROGRESS, JSON.stringify({ seed: SEED, code, ...totals }));
 				totals.polls += verdict.polls;
 				totals.fired += verdict.fired;
 				totals.unshown += verdict.documented.unshown;

@@ -9,6 +9,8 @@ import { writeFileSync } from 'node:fs';
 
 import fc from 'fast-check';
 
+import { codeFingerprint } from '../helpers/fingerprint.cjs';
+
 import {
 	BUSY_POSTING,
 	describePostVerdict,
@@ -28,12 +30,14 @@ test(
 	`the post events keep their promise over ${RUNS} random histories (seed ${SEED})`,
 	async () => {
 		const totals = { cases: 0, polls: 0, fired: 0, due: 0, exempt: 0 };
+		const code = PROGRESS ? codeFingerprint() : '';
 		await fc.assert(
 			fc.asyncProperty(postScenarioArb, async (scenario) => {
 				const verdict = await runPostScenario(scenario);
 				totals.cases++;
 				// A long soak writes its totals as it goes (a run stopped early still says how far it got).
-				if (PROGRESS && totals.cases % 25 === 0) writeFileSync(PROGRESS, JSON.stringify(totals));
+				if (PROGRESS && totals.cases % 25 === 0)
+					writeFileSync(PROGRESS, JSON.stringify({ seed: SEED, code, ...totals }));
 				totals.polls += verdict.polls;
 				totals.fired += verdict.fired;
 				totals.due += verdict.due;
