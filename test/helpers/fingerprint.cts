@@ -1,6 +1,7 @@
 /**
- * A fingerprint of the code a model-based soak checks: the nodes and the test helpers. Soaks run
- * on the same fingerprint check the same code, so their cases add up (BENCHMARKS.md keeps them).
+ * A fingerprint of the code a model-based soak checks: the trigger, the shared code it runs on
+ * (transport, shapes, paging) and the test helpers. Soaks on one fingerprint check the same code,
+ * so their cases add up across runs and sessions (BENCHMARKS.md keeps them).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -19,10 +20,12 @@ function filesUnder(folder: string): string[] {
 
 export function codeFingerprint(): string {
 	const hash = createHash('sha256');
-	for (const file of [
-		...filesUnder(join(ROOT, 'nodes')),
-		...filesUnder(join(ROOT, 'test', 'helpers')),
-	])
+	const folders = [
+		['nodes', 'SocialContentTrigger'],
+		['nodes', 'shared'],
+		['test', 'helpers'],
+	];
+	for (const file of folders.flatMap((folder) => filesUnder(join(ROOT, ...folder))))
 		hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
 	return hash.digest('hex').slice(0, 12);
 }
