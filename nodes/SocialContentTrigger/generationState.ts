@@ -116,6 +116,8 @@ export interface ListReading {
 	reachedEnd?: boolean;
 	/** How many entries the whole list has, when the read saw its last page. */
 	length?: number;
+	/** Ids of running ones on the pages read, past where the read stopped: pending, and shown. */
+	pendingElsewhere?: string[];
 }
 
 export interface Plan {
@@ -258,7 +260,8 @@ export function plan(
 		if (isNew) finished.push({ entry, index });
 	});
 
-	const shown = new Set(entries.map((entry) => String(entry.id)));
+	const elsewhere = reading.pendingElsewhere ?? [];
+	const shown = new Set([...entries.map((entry) => String(entry.id)), ...elsewhere]);
 	const firing = new Set(finished.map((found) => found.entry));
 	const unseenPending = state.pending.filter((id) => !shown.has(id));
 	const listed = entries
@@ -271,7 +274,7 @@ export function plan(
 		replaced,
 		shown: reading.length ?? state.shown,
 		...(emptyStart && !entries.length ? { emptyAtMs: state.emptyAtMs } : {}),
-		pending: unique([...unseenPending, ...stillPending]),
+		pending: unique([...unseenPending, ...stillPending, ...elsewhere]),
 		// Up to what is decided: one that fires later (still due) must still be after the mark.
 		finishedUpToMs: latestFinish(
 			entries.filter((entry) => !firing.has(entry)),

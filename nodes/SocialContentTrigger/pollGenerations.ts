@@ -1,7 +1,12 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { generationItem, getGeneration } from '../shared/generations';
-import { finishTimeMs, listDirection, normaliseGeneration } from '../shared/shapes';
+import {
+	finishTimeMs,
+	listDirection,
+	normaliseGeneration,
+	pendingGenerationId,
+} from '../shared/shapes';
 import { simplifyGeneration } from '../shared/simplify';
 import { walkPages, walkPagesBackward, type PagePosition } from '../shared/paging';
 import type { RunContext } from '../shared/transport';
@@ -24,6 +29,7 @@ import {
 	settle,
 	type DueGeneration,
 	type GenerationState,
+	type ListReading,
 	type ScanState,
 } from './generationState';
 
@@ -260,11 +266,7 @@ function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => bo
 	return read.filter((text) => text === KNOWN_RUN || over-- <= 0);
 }
 
-interface GenerationReading {
-	entries: IDataObject[];
-	emptyList: boolean;
-	reachedEnd: boolean;
-	/** How many entries the whole list has, when the read saw its last page. */
+interface GenerationReading extends Required<Omit<ListReading, 'length'>> {
 	length?: number;
 	/** Where to go on, when the read ran out of time before a page that decides. */
 	next?: PagePosition;
@@ -291,6 +293,7 @@ async function readGenerations(
 	},
 ): Promise<GenerationReading> {
 	const entries: IDataObject[] = [];
+	const pendingElsewhere: string[] = [];
 	let emptyList = false;
 	let stopped = false;
 	let outOfTime = false;
@@ -302,7 +305,8 @@ async function readGenerations(
 		length += list.filter(hasId).length;
 		// Each slice is read only when its turn comes: a quiet poll over a long unpaged list reads one.
 		const slices = Math.ceil(list.length / SLICE);
-		for (let index = 0; index < slices && (!stopped || how.wholePages); index++) {
+		let index = 0;
+		for (; index < slices && (!stopped || how.wholePages); index++) {
 			const slice = list
 				.slice(index * SLICE, (index + 1) * SLICE)
 				.map(normaliseGeneration)
@@ -318,6 +322,12 @@ async function readGenerations(
 			entries.push(...slice);
 			stopped ||= how.stopAt(slice);
 		}
+		// The rest of a page it stopped on is only looked at for running ones (cheap): one a deletion
+		// brought into a cut list's view, say, is then known wherever it sits, and fires when done.
+		for (const entry of list.slice(index * SLICE)) {
+			const id = pendingGenerationId(entry);
+			if (id !== undefined) pendingElsewhere.push(id);
+		}
 		pages++;
 		outOfTime = !stopped && how.untilMs !== undefined && run.clock.now() >= how.untilMs;
 		return !stopped && !outOfTime;
@@ -331,6 +341,7 @@ async function readGenerations(
 	direction ??= listDirection(how.backward ? [...entries].reverse() : entries);
 	return {
 		entries,
+		pendingElsewhere,
 		emptyList,
 		reachedEnd: !stopped && next === undefined,
 		// An answer with no list in it says nothing of the list's length.

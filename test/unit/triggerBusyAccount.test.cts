@@ -155,6 +155,18 @@ describe('a clean-up', () => {
 		expect((await polls(n8n, 3)).flat()).toEqual([]);
 	});
 
+	test('a list cut to its newest 1,009, one running below the cut; a clean-up brings it into view, then it finishes where it was created: it fires (soak seed 50302)', async () => {
+		const shape: ListShape = { timestamps: 'none', order: 'creation', window: 1009 };
+		const { service, n8n } = await started(shape, (s) => {
+			s.create('running');
+			s.createDoneMany('old_', 1009);
+		});
+		for (let index = 1008; index > 1008 - 11; index--) service.remove(`old_${index}`);
+		expect((await polls(n8n, 2)).flat()).toEqual([]);
+		service.finish('running', 'done');
+		expect((await polls(n8n, 2)).flat()).toEqual(['running']);
+	});
+
 	test('every generation the trigger remembers deleted (a full list): nothing old fires, and the log says why', async () => {
 		const warn = jest.spyOn(Container.get(Logger), 'warn');
 		const shape: ListShape = { timestamps: 'none', order: 'creation' };

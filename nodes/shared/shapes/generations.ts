@@ -23,10 +23,7 @@ export const GENERATION_ALIASES = ['formatId', 'output', 'files', 'media', 'gene
  * `location`, the path or URL it can be downloaded from.
  */
 export function normaliseGeneration(raw: unknown): IDataObject {
-	const record = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
-	const inner = (
-		record.generation && typeof record.generation === 'object' ? record.generation : record
-	) as IDataObject;
+	const inner = unwrapGeneration(raw);
 	return {
 		...inner,
 		id: inner.id !== undefined ? String(inner.id) : inner.id,
@@ -34,6 +31,27 @@ export function normaliseGeneration(raw: unknown): IDataObject {
 		format: inner.format ?? inner.formatId,
 		outputs: outputsOf(inner),
 	};
+}
+
+/** The record itself, whether it came wrapped (`{ generation: {...} }`) or not. */
+function unwrapGeneration(raw: unknown): IDataObject {
+	const record = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
+	return (
+		record.generation && typeof record.generation === 'object' ? record.generation : record
+	) as IDataObject;
+}
+
+/**
+ * The id of a list entry that is queued or running, else undefined: a quick look, for the many
+ * entries of a page read past where a poll stops.
+ */
+export function pendingGenerationId(raw: unknown): string | undefined {
+	const inner = unwrapGeneration(raw);
+	const status = typeof inner.status === 'string' ? inner.status.toLowerCase() : '';
+	if (status !== 'queued' && status !== 'running') return undefined;
+	return inner.id === undefined || inner.id === null || inner.id === ''
+		? undefined
+		: String(inner.id);
 }
 
 /** The outputs: a list or one, of records with a location or of bare paths/URLs. */
