@@ -320,10 +320,11 @@ async function readGenerations(
 				}
 			}
 			entries.push(...slice);
-			stopped ||= how.stopAt(slice);
+			// Read from its end, a list's last page may hold one changed generation: not a stop alone.
+			const lastPage = how.backward === true && pages === 0 && how.from === undefined;
+			stopped ||= !lastPage && how.stopAt(slice);
 		}
-		// The rest of a page it stopped on is only looked at for running ones (cheap): one a deletion
-		// brought into a cut list's view, say, is then known wherever it sits, and fires when done.
+		// Past a stop, the page is looked at for running ones only (cheap): known wherever they sit.
 		for (const entry of list.slice(index * SLICE)) {
 			const id = pendingGenerationId(entry);
 			if (id !== undefined) pendingElsewhere.push(id);

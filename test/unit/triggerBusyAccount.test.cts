@@ -135,6 +135,23 @@ describe('a list that grows at its end (oldest first), its times say so', () => 
 			expect((await polls(n8n, 2)).flat()).toEqual(['later']);
 		},
 	);
+	test('paged by 7, sorted by update: a run again, one new and one touched between two polls, the last page holding only the touched one: the run again and the new one fire (soak seed 50402)', async () => {
+		const shape: ListShape = {
+			timestamps: 'finish',
+			order: 'update',
+			pageSize: 7,
+			oldestFirst: true,
+		};
+		const { service, n8n } = await started(shape, (s) => {
+			s.createDoneMany('old_', 17);
+			for (let index = 0; index < 4; index++) s.create(`running_${index}`);
+		});
+		service.rerun('old_0');
+		service.finish('old_0', 'done');
+		service.createDone('new', 'done');
+		service.touch('old_1');
+		expect((await polls(n8n, 2)).flat().sort()).toEqual(['new', 'old_0']);
+	});
 });
 
 describe('a clean-up', () => {
