@@ -321,8 +321,7 @@ async function readGenerations(
 			}
 			entries.push(...slice);
 			// Read from its end, a list's last page may hold one changed generation: not a stop alone.
-			const lastPage = how.backward === true && pages === 0 && how.from === undefined;
-			stopped ||= !lastPage && how.stopAt(slice);
+			stopped ||= !(how.backward && pages === 0 && !how.from) && how.stopAt(slice);
 		}
 		// Past a stop, the page is looked at for running ones only (cheap): known wherever they sit.
 		for (const entry of list.slice(index * SLICE)) {
