@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { finishTimeMs } from '../shared/shapes';
+import { finishTimeMs, PENDING_STATUSES } from '../shared/shapes';
 import { hashesThatFit, KeyMemory } from './idMemory';
 
 /**
@@ -99,7 +99,6 @@ export const FUTURE_FINISH_MARGIN_MS = 5 * 60 * 1000;
 export const EMPTY_START_SLACK_MS = 15 * 60 * 1000;
 export const EMPTY_START_MAX_NEW = 20;
 
-const PENDING_STATUSES = ['queued', 'running'];
 export function isPending(generation: IDataObject): boolean {
 	return PENDING_STATUSES.includes(String(generation.status));
 }

@@ -1,3 +1,5 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 /**
  * The operations an error's advice points to, named as the panel shows them and as a tool's caller
  * sends them: a person reads the label, an agent or MCP client the values.
@@ -16,6 +18,12 @@ const OPERATIONS = {
 export function operationHint(which: keyof typeof OPERATIONS): string {
 	const [label, resource, operation] = OPERATIONS[which];
 	return `"${label}" (resource "${resource}", operation "${operation}")`;
+}
+
+/** Something the user must know that is not an error: on the output pane, and in n8n's log. */
+export function noticeOnOutput(ctx: IExecuteFunctions, message: string): void {
+	ctx.logger.warn(`Social Content: ${message}`);
+	ctx.addExecutionHints?.({ message, location: 'outputPane' });
 }
 
 /** A choice named as the panel shows it and as it is sent: `"Publish Now" (now)`. */

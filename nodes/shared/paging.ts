@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type MissingRoute, type RunContext } from './transport';
+import { noticeOnOutput } from './hints';
 import { hasMorePages, nextCursor, pageCount, unwrapList } from './shapes';
 
 /** Return All / Limit, for the list operation they are shown in. */
@@ -156,10 +157,11 @@ export async function readList(
 	});
 	if (next && results.length < limit) {
 		// Never a silent cut: the list goes on past the page guard.
-		const pages = (next.page - 1).toLocaleString('en-US');
-		const message = `The list stopped after ${pages} pages (${results.length} results) although the service said there were more. Set a Limit, or narrow the list with a filter.`;
-		ctx.logger.warn(`Social Content: ${message}`);
-		ctx.addExecutionHints?.({ message, location: 'outputPane' });
+		const count = (n: number) => n.toLocaleString('en-US');
+		noticeOnOutput(
+			ctx,
+			`The list stopped after ${count(next.page - 1)} pages (${count(results.length)} results) although the service said there were more: the output is not the whole list. Turn off Return All and set a Limit to read a known number.`,
+		);
 	}
 	return results.slice(0, limit);
 }

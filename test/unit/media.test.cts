@@ -174,7 +174,7 @@ describe('Media → Get Many', () => {
 		expect(page).toBe(MAX_PAGES);
 		const hints = result.run.data.resultData.runData[NODE][0].hints ?? [];
 		expect(hints.map((hint) => hint.message)).toEqual([
-			`The list stopped after ${MAX_PAGES.toLocaleString('en-US')} pages (${MAX_PAGES} results) although the service said there were more. Set a Limit, or narrow the list with a filter.`,
+			`The list stopped after ${MAX_PAGES.toLocaleString('en-US')} pages (${MAX_PAGES.toLocaleString('en-US')} results) although the service said there were more: the output is not the whole list. Turn off Return All and set a Limit to read a known number.`,
 		]);
 		nock.cleanAll();
 	}, 120_000);

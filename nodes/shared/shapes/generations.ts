@@ -33,6 +33,9 @@ export function normaliseGeneration(raw: unknown): IDataObject {
 	};
 }
 
+/** The statuses of a generation not finished yet. */
+export const PENDING_STATUSES = ['queued', 'running'];
+
 /** The record itself, whether it came wrapped (`{ generation: {...} }`) or not. */
 function unwrapGeneration(raw: unknown): IDataObject {
 	const record = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
@@ -48,7 +51,7 @@ function unwrapGeneration(raw: unknown): IDataObject {
 export function pendingGenerationId(raw: unknown): string | undefined {
 	const inner = unwrapGeneration(raw);
 	const status = typeof inner.status === 'string' ? inner.status.toLowerCase() : '';
-	if (status !== 'queued' && status !== 'running') return undefined;
+	if (!PENDING_STATUSES.includes(status)) return undefined;
 	return inner.id === undefined || inner.id === null || inner.id === ''
 		? undefined
 		: String(inner.id);
@@ -107,7 +110,7 @@ export function generationTime(generation: IDataObject): unknown {
 }
 
 /** Finished entries a list must show before its times can tell which way it runs. */
-export const FINISHED_TO_TELL_ORDER = 5;
+const FINISHED_TO_TELL_ORDER = 5;
 
 /**
  * Which way a list of generations runs, when its times say so: `oldestFirst` when its finished

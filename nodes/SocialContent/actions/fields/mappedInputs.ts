@@ -7,6 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { formatMention } from '../../../shared/formats';
+import { noticeOnOutput } from '../../../shared/hints';
 import { listFieldOf, listValue, type ListField } from './listInputs';
 import { parseScalar } from './parameters';
 
@@ -196,8 +197,7 @@ function shownOnly(
 	if (hidden.length) {
 		const named = hidden.map((name) => `"${lists.get(name)?.label ?? name}"`).join(', ');
 		const message = `Format Inputs keeps a value for ${named}, which its panel no longer shows: it was not sent. Fill lists under List Inputs; open Format Inputs and refresh it to clear the rest.`;
-		ctx.logger.warn(`Social Content: ${message}`);
-		ctx.addExecutionHints?.({ message, location: 'outputPane' });
+		noticeOnOutput(ctx, message);
 	}
 	return Object.fromEntries(Object.entries(values).filter(([name]) => shown.has(name)));
 }
