@@ -71,6 +71,20 @@ const MUTANTS = [
 		to: 'let kept = 0;\n\treturn read.filter((text) => text === KNOWN_RUN || kept++ < MAX_SCAN_READ + Math.min(0, over));',
 	},
 	{
+		name: 'stop-hides-running',
+		why: 'past a stop the page is not looked at: one running below it is never known (seed 50302)',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: 'if (id !== undefined) pendingElsewhere.push(id);',
+		to: 'if (id === "never") pendingElsewhere.push(id);',
+	},
+	{
+		name: 'last-page-stops',
+		why: 'a list read from its end stops at its last page alone (seed 50402)',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: 'stopped ||= !(how.backward && pages === 0 && !how.from) && how.stopAt(slice);',
+		to: 'stopped ||= how.stopAt(slice);',
+	},
+	{
 		name: 'failure-key-without-date',
 		why: 'a failure remembered by id alone: a post queued again that fails again at a new date never fires',
 		file: `${TRIGGER}/postState.ts`,

@@ -56,6 +56,8 @@ export class GenerationService {
 	listAnswers: Array<[number, unknown]> = [];
 	/** Each list page takes this long to answer (ms, on the runs' clock): a slow list. */
 	pageDelayMs = 0;
+	/** Ids a list answer has delivered (a slow starting point's read may stop before some). */
+	delivered = new Set<string>();
 	/** Output files take this long to answer (ms): a slow file server. */
 	fileDelayMs = 0;
 	/** Output files that trickle in, a byte every 100 ms, for as long as they are read. */
@@ -218,7 +220,13 @@ export class GenerationService {
 				const answer = this.listAnswer(uri);
 				void currentClock()
 					.wait(this.pageDelayMs)
-					.then(() => callback(null, answer as [number, string]));
+					.then(() => {
+						const body = answer[1] as { generations?: unknown } | undefined;
+						const rows = Array.isArray(body) ? body : body?.generations;
+						if (answer[0] === 200 && Array.isArray(rows))
+							for (const row of rows as Array<{ id: string }>) this.delivered.add(row.id);
+						callback(null, answer as [number, string]);
+					});
 			})
 			.persist();
 		this.serveRest();

@@ -216,7 +216,7 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
  * now and then. A late update above a burst in a paged list sorted by update; a backlog deeper
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
- * two polls.
+ * two polls; two soak findings (seeds 50302, 50402).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -291,6 +291,62 @@ export const BUSY_ACCOUNT: Scenario[] = [
 			{ changes: [{ kind: 'rerun', at: 0, status: 'done' }], poll: 'poll' },
 		],
 	},
+	{
+		// Seed 50302: one running below a cut list's view at the starting point, brought into view
+		// by a clean-up; every read stops above it, so only the rest of its page shows it running.
+		engine: 'classic',
+		shape: {
+			timestamps: 'none',
+			order: 'creation',
+			pendingAt: 'top',
+			window: 1000,
+			outputsInList: true,
+		},
+		failedToo: false,
+		atActivation: 0,
+		pendingAtActivation: 1,
+		activation: 'fail503',
+		pageDelayMs: 0,
+		steps: [
+			{
+				changes: [
+					{ kind: 'finishNew', count: 1000, failedEvery: 0 },
+					{ kind: 'finishNew', count: 9, failedEvery: 0 },
+				],
+				poll: 'poll',
+			},
+			{ changes: [{ kind: 'cleanUp', share: 0.1, span: 1 }], poll: 'poll' },
+			{ changes: [{ kind: 'finishPending', from: 0, count: 1, failed: false }], poll: 'poll' },
+		],
+	},
+	{
+		// Seed 50402: read from its end, the last page holds only a touched known one; a run again
+		// and a new one sit on the pages above it.
+		engine: 'classic',
+		shape: {
+			timestamps: 'finish',
+			order: 'update',
+			pendingAt: 'top',
+			pageSize: 7,
+			outputsInList: true,
+			oldestFirst: true,
+		},
+		failedToo: false,
+		atActivation: 17,
+		pendingAtActivation: 4,
+		activation: 'ok',
+		pageDelayMs: 0,
+		steps: [
+			{
+				changes: [
+					{ kind: 'rerun', at: 0, status: 'done' },
+					{ kind: 'finishFuture' },
+					{ kind: 'touch', at: [0.5] },
+				],
+				poll: 'poll',
+			},
+		],
+	},
 ];
 
 /** Answers with 200 and no list in them. */
@@ -315,7 +371,11 @@ export interface Verdict {
 		hiddenByEmpty: number;
 		/** Runs again under an id that no read can tell from the run before (see docs/trigger.md). */
 		rerunUnseen: number;
-		/** A list cut to its newest entries, everything it showed deleted: what comes into view. */
+		/**
+		 * A list cut to its newest entries, a clean-up brings into view what cannot be told from new:
+		 * after everything it showed is deleted, all of it; after a partial one, what finished below
+		 * the cut just before the first starting point, later than all that point's read showed.
+		 */
 		windowCleared: number;
 	};
 	/** Generations the promise holds for (due), and those in a documented case. */
@@ -379,6 +439,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	// returns, the trigger's memory is the activation record's newest RECORD_SEEN (docs/trigger.md).
 	let recordOnly = false;
 	const starts: number[] = []; // event counter at each starting point
+	// Lists with finish times: the latest finish the first starting point's read showed.
+	let firstStartShowedUpTo = -Infinity;
 	// Another account's key: what finished before its starting point is not this account's work
 	// (the stand-in shows the same list for both), so it is owed nothing; it may fire once.
 	let otherAccountAt = -Infinity;
@@ -506,8 +568,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 					const age = scenario.shape.oldestFirst ? list.length - 1 - rank : rank;
 					// In a cut list, one the last read did not show (brought into view since) is as deep.
 					const unseen =
-						scenario.shape.window !== undefined &&
-						(!lastVisible.has(id) || broughtIntoView.has(id));
+						(scenario.shape.window !== undefined &&
+							(!lastVisible.has(id) || broughtIntoView.has(id))) ||
+						// Below where every read stopped (a starting point's, cut by the poll's time).
+						!service.delivered.has(id);
 					if (scenario.shape.order === 'update' && (age >= reach || unseen)) mayFireOnce.add(id);
 					service.touch(id);
 				} else {
@@ -561,6 +625,12 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		if (!started) {
 			started = true;
 			emptyStart = answer.length === 0;
+			if (!starts.length)
+				for (const { id } of answer)
+					firstStartShowedUpTo = Math.max(
+						firstStartShowedUpTo,
+						finishedAt.get(id)?.at ?? -Infinity,
+					);
 			starts.push(clock);
 			if (accountSwitched) otherAccountAt = clock;
 			accountSwitched = false;
@@ -708,6 +778,13 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	}
 
 	const firstStart = starts[0] ?? Infinity;
+	// Documented (docs/trigger.md, "A list cut to its newest N"): one that finished below the cut
+	// just before the starting point, later than all it showed, brought into view by a clean-up.
+	if (scenario.shape.window && scenario.shape.timestamps === 'finish')
+		for (const id of broughtIntoView) {
+			const at = finishedAt.get(id)?.at ?? Infinity;
+			if (at <= firstStart && at > firstStartShowedUpTo && !skewed.has(id)) windowCleared.add(id);
+		}
 	const lastStart = starts[starts.length - 1] ?? Infinity;
 	// Each finish (a first one, and a run again) is due, or in a documented case (may fire or not).
 	const finishes: Array<{ id: string; at: number; status: string; rerun: boolean }> = [
