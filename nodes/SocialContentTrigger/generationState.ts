@@ -67,6 +67,8 @@ export interface ScanState {
 	/** Going up a list that grows at its end (see `direction`). */
 	backward?: true;
 	read: string[];
+	/** The ids of the last entries it read: where it stopped, should the list move up (stepBack). */
+	last?: string[];
 }
 export const KNOWN_RUN = '*';
 

@@ -119,6 +119,7 @@ export async function pollGenerations(
 	const reading = await readGenerations(run, {
 		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
 		backward,
+		readBefore: readBy(state.scan),
 		stopAt: (slice) =>
 			slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry)),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
@@ -155,6 +156,9 @@ export async function pollGenerations(
 			...reading.next,
 			...(backward ? { backward: true as const } : {}),
 			read: compactScan(entries, isKnown),
+			last: reading.entries.length
+				? reading.entries.slice(-SCAN_ANCHORS).map((entry) => String(entry.id))
+				: state.scan?.last,
 		};
 		run.n8n.logger.info(
 			`Social Content Trigger: the list of generations is deeper than one poll reads; ${scan.read.filter((text) => text !== KNOWN_RUN).length} unknown so far, reading on from page ${scan.page} at the next poll`,
@@ -290,6 +294,8 @@ async function readGenerations(
 		wholePages?: boolean;
 		stopAt: (slice: IDataObject[]) => boolean;
 		untilMs?: number;
+		/** Whether the read that stopped at `from` had read this entry (see stepBack). */
+		readBefore?: (entry: IDataObject) => boolean;
 	},
 ): Promise<GenerationReading> {
 	const entries: IDataObject[] = [];
@@ -334,21 +340,80 @@ async function readGenerations(
 	};
 	const path = '/studio/generations';
 	const options = { listKeys: ['generations'], from: how.from };
+	if (how.from && how.readBefore && !how.backward && how.from.cursor === undefined) {
+		const before = await stepBack(run, path, how.from.page, how.readBefore);
+		if (!visit(before)) return { ...reading(), ...(outOfTime ? { next: how.from } : {}) };
+	}
 	const { next } = how.backward
 		? await walkPagesBackward(run, path, options, visit)
 		: await walkPages(run, path, { ...options, maxPages: Infinity }, visit);
-	// In the list's own order: a backward read sees it from its end.
-	direction ??= listDirection(how.backward ? [...entries].reverse() : entries);
-	return {
-		entries,
-		pendingElsewhere,
-		emptyList,
-		reachedEnd: !stopped && next === undefined,
-		// An answer with no list in it says nothing of the list's length.
-		...(next === undefined && !how.from && (length > 0 || emptyList) ? { length } : {}),
-		...(outOfTime && next ? { next } : {}),
-		direction,
-	};
+	return { ...reading(next), ...(outOfTime && next ? { next } : {}) };
+
+	function reading(next?: PagePosition): GenerationReading {
+		// In the list's own order: a backward read sees it from its end.
+		direction ??= listDirection(how.backward ? [...entries].reverse() : entries);
+		return {
+			entries,
+			pendingElsewhere,
+			emptyList,
+			reachedEnd: !stopped && next === undefined,
+			// An answer with no list in it says nothing of the list's length.
+			...(next === undefined && !how.from && (length > 0 || emptyList) ? { length } : {}),
+			direction,
+		};
+	}
+}
+
+/** Pages a read going on steps back at most, looking for where it stopped (see stepBack). */
+const MAX_STEP_BACK = 10;
+/** Ids a read going on keeps of the last entries it read (see stepBack). */
+const SCAN_ANCHORS = 3;
+
+/**
+ * A read going on by page number finds where it stopped: generations deleted above it since move
+ * what followed up, onto pages already read. From the page before `page` up, until a page shows
+ * one it read (`readBefore`), what comes after that one is unread: returned in list order.
+ */
+async function stepBack(
+	run: PollRun,
+	path: string,
+	page: number,
+	readBefore: (entry: IDataObject) => boolean,
+): Promise<unknown[]> {
+	const unread: unknown[][] = [];
+	for (let at = page - 1; at >= 1; at--) {
+		if (unread.length === MAX_STEP_BACK) {
+			run.n8n.logger.warn(
+				`Social Content Trigger: more than ${MAX_STEP_BACK} pages of generations were deleted above a read going on; some that finished there may not fire`,
+			);
+			break;
+		}
+		let list: unknown[] = [];
+		await walkPages(
+			run,
+			path,
+			{ listKeys: ['generations'], from: { page: at }, maxPages: 1 },
+			(answer) => {
+				list = answer;
+				return false;
+			},
+		);
+		let last = list.length - 1;
+		while (last >= 0 && !readBefore(normaliseGeneration(list[last]))) last--;
+		unread.unshift(list.slice(last + 1));
+		if (last >= 0) break;
+	}
+	return unread.flat();
+}
+
+/** Ids a read that stopped at a page had read: the last ones, and the unknown ones it kept. */
+function readBy(scan: ScanState | undefined): ((entry: IDataObject) => boolean) | undefined {
+	if (!scan) return undefined;
+	const read = new Set([
+		...scanEntries(scan).map((entry) => String(entry.id)),
+		...(scan.last ?? []),
+	]);
+	return (entry) => read.has(String(entry.id));
 }
 
 /**

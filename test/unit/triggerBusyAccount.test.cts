@@ -67,6 +67,36 @@ describe('a backlog deeper than one poll reads', () => {
 	});
 });
 
+describe('a clean-up while a backlog is read', () => {
+	test.each([
+		[3, 1499],
+		[23, 2503],
+	])(
+		'pages of 7 at 300 ms: the %i newest deleted before each of the first 20 polls of a read of %i that finished while n8n was down: every other one fires once (soak seed 50601)',
+		async (deleted, size) => {
+			const shape: ListShape = { timestamps: 'none', order: 'creation', pageSize: 7 };
+			const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 37));
+			n8n.deactivate();
+			service.pageDelayMs = 300;
+			const backlog = service.createDoneMany('b_', size);
+			const fired: string[] = ids(await n8n.activate());
+			// Above where the read going on stopped, generations are deleted before each poll.
+			const gone = new Set<string>();
+			for (let poll = 0; poll < 200 && fired.length + gone.size < backlog.length; poll++) {
+				const left = backlog.filter((id) => !gone.has(id) && !fired.includes(id));
+				if (poll < 20)
+					for (const id of left.slice(-deleted)) {
+						service.remove(id);
+						gone.add(id);
+					}
+				fired.push(...ids(await n8n.poll()));
+			}
+			expect(n8n.pollErrors).toEqual([]);
+			expect(fired).toEqual(backlog.filter((id) => !gone.has(id)));
+		},
+	);
+});
+
 describe('an empty start', () => {
 	test('the list answered empty, then a history of 313 shows at 300 ms a page of 7, then 313 new: the new ones fire once each, the history never', async () => {
 		const shape: ListShape = { timestamps: 'none', order: 'creation', pageSize: 7 };
