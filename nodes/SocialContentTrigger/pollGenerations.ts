@@ -119,7 +119,12 @@ export async function pollGenerations(
 	const reading = await readGenerations(run, {
 		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
 		backward,
-		readBefore: readBy(state.scan),
+		readBefore:
+			state.scan &&
+			new Set([
+				...scanEntries(state.scan).map((entry) => String(entry.id)),
+				...(state.scan.last ?? []),
+			]),
 		stopAt: (slice) =>
 			slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry)),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
@@ -156,9 +161,7 @@ export async function pollGenerations(
 			...reading.next,
 			...(backward ? { backward: true as const } : {}),
 			read: compactScan(entries, isKnown),
-			last: reading.entries.length
-				? reading.entries.slice(-SCAN_ANCHORS).map((entry) => String(entry.id))
-				: state.scan?.last,
+			last: reading.entries.slice(-SCAN_ANCHORS).map((entry) => String(entry.id)),
 		};
 		run.n8n.logger.info(
 			`Social Content Trigger: the list of generations is deeper than one poll reads; ${scan.read.filter((text) => text !== KNOWN_RUN).length} unknown so far, reading on from page ${scan.page} at the next poll`,
@@ -294,8 +297,8 @@ async function readGenerations(
 		wholePages?: boolean;
 		stopAt: (slice: IDataObject[]) => boolean;
 		untilMs?: number;
-		/** Whether the read that stopped at `from` had read this entry (see stepBack). */
-		readBefore?: (entry: IDataObject) => boolean;
+		/** Ids the read that stopped at `from` had read (see stepBack). */
+		readBefore?: Set<string>;
 	},
 ): Promise<GenerationReading> {
 	const entries: IDataObject[] = [];
@@ -340,33 +343,29 @@ async function readGenerations(
 	};
 	const path = '/studio/generations';
 	const options = { listKeys: ['generations'], from: how.from };
-	if (how.from && how.readBefore && !how.backward && how.from.cursor === undefined) {
-		const before = await stepBack(run, path, how.from.page, how.readBefore);
-		if (!visit(before)) return { ...reading(), ...(outOfTime ? { next: how.from } : {}) };
-	}
-	const { next } = how.backward
-		? await walkPagesBackward(run, path, options, visit)
-		: await walkPages(run, path, { ...options, maxPages: Infinity }, visit);
-	return { ...reading(next), ...(outOfTime && next ? { next } : {}) };
-
-	function reading(next?: PagePosition): GenerationReading {
-		// In the list's own order: a backward read sees it from its end.
-		direction ??= listDirection(how.backward ? [...entries].reverse() : entries);
-		return {
-			entries,
-			pendingElsewhere,
-			emptyList,
-			reachedEnd: !stopped && next === undefined,
-			// An answer with no list in it says nothing of the list's length.
-			...(next === undefined && !how.from && (length > 0 || emptyList) ? { length } : {}),
-			direction,
-		};
-	}
+	const stepped = how.from && how.readBefore && !how.backward && how.from.cursor === undefined;
+	const { next } =
+		stepped && !visit(await stepBack(run, path, how.from!.page, how.readBefore!))
+			? { next: how.from }
+			: how.backward
+				? await walkPagesBackward(run, path, options, visit)
+				: await walkPages(run, path, { ...options, maxPages: Infinity }, visit);
+	// In the list's own order: a backward read sees it from its end.
+	direction ??= listDirection(how.backward ? [...entries].reverse() : entries);
+	return {
+		entries,
+		pendingElsewhere,
+		emptyList,
+		reachedEnd: !stopped && next === undefined,
+		// An answer with no list in it says nothing of the list's length.
+		...(next === undefined && !how.from && (length > 0 || emptyList) ? { length } : {}),
+		...(outOfTime && next ? { next } : {}),
+		direction,
+	};
 }
 
-/** Pages a read going on steps back at most, looking for where it stopped (see stepBack). */
+/** Pages a read going on steps back at most, and ids of its last entries it keeps (stepBack). */
 const MAX_STEP_BACK = 10;
-/** Ids a read going on keeps of the last entries it read (see stepBack). */
 const SCAN_ANCHORS = 3;
 
 /**
@@ -378,7 +377,7 @@ async function stepBack(
 	run: PollRun,
 	path: string,
 	page: number,
-	readBefore: (entry: IDataObject) => boolean,
+	readBefore: Set<string>,
 ): Promise<unknown[]> {
 	const unread: unknown[][] = [];
 	for (let at = page - 1; at >= 1; at--) {
@@ -389,31 +388,14 @@ async function stepBack(
 			break;
 		}
 		let list: unknown[] = [];
-		await walkPages(
-			run,
-			path,
-			{ listKeys: ['generations'], from: { page: at }, maxPages: 1 },
-			(answer) => {
-				list = answer;
-				return false;
-			},
-		);
+		const options = { listKeys: ['generations'], from: { page: at }, maxPages: 1 };
+		await walkPages(run, path, options, (answer) => !(list = answer));
 		let last = list.length - 1;
-		while (last >= 0 && !readBefore(normaliseGeneration(list[last]))) last--;
+		while (last >= 0 && !readBefore.has(String(normaliseGeneration(list[last]).id))) last--;
 		unread.unshift(list.slice(last + 1));
 		if (last >= 0) break;
 	}
 	return unread.flat();
-}
-
-/** Ids a read that stopped at a page had read: the last ones, and the unknown ones it kept. */
-function readBy(scan: ScanState | undefined): ((entry: IDataObject) => boolean) | undefined {
-	if (!scan) return undefined;
-	const read = new Set([
-		...scanEntries(scan).map((entry) => String(entry.id)),
-		...(scan.last ?? []),
-	]);
-	return (entry) => read.has(String(entry.id));
 }
 
 /**
