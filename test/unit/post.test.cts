@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 
 import { resources } from '../../nodes/SocialContent/actions/router';
+import { MAX_PAGES } from '../../nodes/shared/paging';
 import { API_PATH, api, apiKeyCredentials, NODE, runAction } from '../helpers/fixtures.cjs';
 import { ACTION_NODE_TYPE, runChain, START_NODE_TYPE } from '../helpers/harness.cjs';
 
@@ -348,6 +349,52 @@ describe('Post → Get Many', () => {
 		});
 		expect(result.output(NODE).map((item) => item.json)).toEqual([{ id: 'p1' }]);
 	});
+
+	test('a paged answer is followed to its end, by page number or by cursor, the range sent each time', async () => {
+		const range = { startDate: '2026-11-01T00:00:00.000Z', endDate: '2026-11-02T00:00:00.000Z' };
+		const scope = api()
+			.get(`${API_PATH}/posts`)
+			.query(range)
+			.reply(200, { posts: [{ id: 'p1' }, { id: 'p2' }], page: 1, pages: 3 })
+			.get(`${API_PATH}/posts`)
+			.query({ ...range, page: 2 })
+			.reply(200, { posts: [{ id: 'p3' }], page: 2, pages: 3 })
+			.get(`${API_PATH}/posts`)
+			.query({ ...range, page: 3 })
+			.reply(200, { posts: [{ id: 'p4' }], nextCursor: 'c5' })
+			.get(`${API_PATH}/posts`)
+			.query({ ...range, cursor: 'c5' })
+			.reply(200, { posts: [{ id: 'p5' }], nextCursor: null });
+		const result = await runAction({
+			resource: 'post',
+			operation: 'list',
+			startDate: '2026-11-01T00:00:00Z',
+			endDate: '2026-11-02T00:00:00Z',
+		});
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
+		scope.done();
+	});
+
+	test('past the page guard (a service that always says there is more): a notice says the output is not the whole range and what to do', async () => {
+		let page = 0;
+		api()
+			.get(`${API_PATH}/posts`)
+			.query(true)
+			.times(MAX_PAGES + 1)
+			.reply(200, () => ({ posts: [{ id: `p${++page}` }], hasMore: true }));
+		const result = await runAction({
+			resource: 'post',
+			operation: 'list',
+			startDate: '2026-11-01T00:00:00Z',
+			endDate: '2026-11-02T00:00:00Z',
+		});
+		expect(result.output(NODE)).toHaveLength(MAX_PAGES);
+		const hints = result.run.data.resultData.runData[NODE][0].hints ?? [];
+		expect(hints.map((hint) => hint.message)).toEqual([
+			`The list stopped after ${MAX_PAGES.toLocaleString('en-US')} pages (${MAX_PAGES.toLocaleString('en-US')} posts) although the service said there were more: the output is not the whole range. Narrow Start Date and End Date, and read the rest in further runs.`,
+		]);
+		nock.cleanAll();
+	}, 120_000);
 
 	test('a bad start date is refused', async () => {
 		const result = await runAction({
