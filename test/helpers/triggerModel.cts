@@ -416,7 +416,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	const finishedAt = new Map<string, { at: number; status: string }>();
 	const pending: string[] = [];
 	const removedBeforeFiring = new Set<string>();
-	const mayFireOnce = new Set<string>(); // documented: deep touches
+	const mayFireOnce = new Set<string>(); // documented: deep touches, runs beyond a start's read
+	const startedAt = new Map<string, number>(); // event counter when each one started
 	// Finish times in 2099: read as none (docs/trigger.md, "Limits"), so a run again that finishes
 	// with the same status cannot be told from the time being put right.
 	const skewed = new Set<string>();
@@ -462,6 +463,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		} else {
 			service.create(id);
 			pending.push(id);
+			startedAt.set(id, clock);
 		}
 		return id;
 	};
@@ -545,6 +547,14 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 					finishAgain(id, status);
 					continue;
 				}
+				// Documented: in a list sorted by creation, one running beyond what the starting point
+				// read (a read the poll's time cuts) and never read since finishes where it is.
+				if (
+					scenario.shape.order === 'creation' &&
+					!service.delivered.has(id) &&
+					(startedAt.get(id) ?? Infinity) <= (starts[starts.length - 1] ?? -Infinity)
+				)
+					mayFireOnce.add(id);
 				clock++;
 				service.finish(id, status);
 				finishedAt.set(id, { at: clock, status });
