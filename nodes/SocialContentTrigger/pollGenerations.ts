@@ -344,8 +344,10 @@ async function readGenerations(
 	const path = '/studio/generations';
 	const options = { listKeys: ['generations'], from: how.from };
 	const stepped = how.from && how.readBefore && !how.backward && how.from.cursor === undefined;
+	// Only what the step back found unread is visited (an empty visit would read as an empty list).
+	const unread = stepped ? await stepBack(run, path, how.from!.page, how.readBefore!) : [];
 	const { next } =
-		stepped && !visit(await stepBack(run, path, how.from!.page, how.readBefore!))
+		unread.length && !visit(unread)
 			? { next: how.from }
 			: how.backward
 				? await walkPagesBackward(run, path, options, visit)
