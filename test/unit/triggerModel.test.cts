@@ -8,7 +8,7 @@
  * (`npm run soak:trigger`) plays many thousands of cases with a random one. A failure is shrunk
  * to a minimal scenario and printed with its seed and path, to replay it.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 
 import fc from 'fast-check';
 
@@ -29,6 +29,8 @@ const SEED = GIVEN_SEED === 'random' ? Date.now() % 2 ** 31 : GIVEN_SEED ? Numbe
 /** A file the soak writes its totals to every 25 cases. */
 const PROGRESS = process.env.TRIGGER_MODEL_PROGRESS;
 const PATH = process.env.TRIGGER_MODEL_PATH;
+/** A file the first failing case is written to as it fails, before shrinking (a soak's shrinking can take hours). */
+const FIRST_FAILURE = process.env.TRIGGER_MODEL_FIRST_FAILURE;
 
 test(
 	`the generation trigger keeps its promise over ${RUNS} random histories (seed ${SEED})`,
@@ -69,7 +71,18 @@ test(
 				totals.notOwed += verdict.notOwed;
 				for (const [why, count] of Object.entries(verdict.exemptBy))
 					totals.exemptBy[why as keyof typeof totals.exemptBy] += count;
-				if (!keepsPromise(verdict)) throw new Error(describeVerdict(verdict));
+				if (keepsPromise(verdict)) return;
+				if (FIRST_FAILURE && !existsSync(FIRST_FAILURE))
+					writeFileSync(
+						FIRST_FAILURE,
+						JSON.stringify({
+							seed: SEED,
+							case: totals.cases,
+							scenario,
+							verdict: describeVerdict(verdict),
+						}),
+					);
+				throw new Error(describeVerdict(verdict));
 			}),
 			{
 				numRuns: RUNS,
