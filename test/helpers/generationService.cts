@@ -221,9 +221,13 @@ export class GenerationService {
 				void currentClock()
 					.wait(this.pageDelayMs)
 					.then(() => {
-						const body = answer[1] as { generations?: unknown } | undefined;
+						const body = answer[1] as { generations?: unknown; page?: number; pages?: number };
 						const rows = Array.isArray(body) ? body : body?.generations;
-						if (answer[0] === 200 && Array.isArray(rows))
+						// A list that grows at its end is read from its last page, which page 1 tells:
+						// it is read for that, not for its entries (also when a read comes down to it:
+						// counted as not delivered, the model only exempts more).
+						const countOnly = this.shape.oldestFirst && body?.page === 1 && (body.pages ?? 1) > 1;
+						if (answer[0] === 200 && Array.isArray(rows) && !countOnly)
 							for (const row of rows as Array<{ id: string }>) this.delivered.add(row.id);
 						callback(null, answer as [number, string]);
 					});

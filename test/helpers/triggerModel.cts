@@ -442,6 +442,9 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	// returns, the trigger's memory is the activation record's newest RECORD_SEEN (docs/trigger.md).
 	let recordOnly = false;
 	const starts: number[] = []; // event counter at each starting point
+	// Finished ones deeper than the memory reaches at the latest starting point: the memory never
+	// held them, wherever a clean-up moves them later (soak seed 50801).
+	const beyondStart = new Set<string>();
 	// Lists with finish times: the latest finish the first starting point's read showed.
 	let firstStartShowedUpTo = -Infinity;
 	// Another account's key: what finished before its starting point is not this account's work
@@ -472,6 +475,19 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	};
 	const finished = () =>
 		service.listed().filter((g) => g.status === 'done' || g.status === 'failed');
+	/** How deep the memory reaches (counted from the newest end, in finished ones). */
+	const memoryReach = () =>
+		Math.min(MEMORY_FLOOR, scenario.shape.window ?? Infinity, recordOnly ? RECORD_REACH : Infinity);
+	/** Its depth from the newest end, in a list of finished ones as the service shows it. */
+	const depthOf = (rank: number, length: number) =>
+		scenario.shape.oldestFirst ? length - 1 - rank : rank;
+	const startingPointReach = () => {
+		beyondStart.clear();
+		const list = finished();
+		list.forEach(({ id }, rank) => {
+			if (depthOf(rank, list.length) >= memoryReach()) beyondStart.add(id);
+		});
+	};
 
 	// Entries without outputs are each read by id when they fire: thousands at once would spend
 	// every poll's whole budget in real time. The carry-over past a budget has tests of its own.
@@ -576,21 +592,16 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				const rank = Math.min(list.length - 1, Math.floor(at * list.length));
 				const id = list[rank].id;
 				if (change.kind === 'touch') {
-					const reach = Math.min(
-						MEMORY_FLOOR,
-						scenario.shape.window ?? Infinity,
-						recordOnly ? RECORD_REACH : Infinity,
-					);
 					// Its depth counted from the newest end; finish times place it old only when it
 					// finished more than a minute before the newest, which histories here never span.
-					const age = scenario.shape.oldestFirst ? list.length - 1 - rank : rank;
+					const deep = depthOf(rank, list.length) >= memoryReach() || beyondStart.has(id);
 					// In a cut list, one the last read did not show (brought into view since) is as deep.
 					const unseen =
 						(scenario.shape.window !== undefined &&
 							(!lastVisible.has(id) || broughtIntoView.has(id))) ||
 						// Below where every read stopped (a starting point's, cut by the poll's time).
 						!service.delivered.has(id);
-					if (scenario.shape.order === 'update' && (age >= reach || unseen)) mayFireOnce.add(id);
+					if (scenario.shape.order === 'update' && (deep || unseen)) mayFireOnce.add(id);
 					service.touch(id);
 				} else {
 					deleted(id);
@@ -655,14 +666,16 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 						finishedAt.get(id)?.at ?? -Infinity,
 					);
 			starts.push(clock);
+			startingPointReach();
 			if (accountSwitched) otherAccountAt = clock;
 			accountSwitched = false;
 		} else if (emptyStart && answer.length > 0) {
 			emptyStart = false;
 			const finishedShown = answer.filter((g) => g.status === 'done' || g.status === 'failed');
-			if (scenario.shape.timestamps === 'none' && finishedShown.length > EMPTY_START_MAX_NEW)
+			if (scenario.shape.timestamps === 'none' && finishedShown.length > EMPTY_START_MAX_NEW) {
 				starts.push(clock);
-			else
+				startingPointReach();
+			} else
 				for (const generation of finishedShown)
 					if ((finishedAt.get(generation.id)?.at ?? 0) <= starts[starts.length - 1])
 						hiddenByEmpty.add(generation.id);
@@ -849,8 +862,9 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			if (why !== 'other' && !fired.has(id)) counts[why]++;
 		}
 	}
-	// Touched deep, hidden by an empty answer, or brought into view by a clean-up: may fire once.
-	for (const id of new Set([...mayFireOnce, ...hiddenByEmpty, ...windowCleared])) add(most, id);
+	// Touched deep, hidden by an empty answer, or brought into view by a clean-up: may fire once
+	// each (one hidden by an empty answer fires, drops out of the memory, is touched: twice).
+	for (const id of [...mayFireOnce, ...hiddenByEmpty, ...windowCleared]) add(most, id);
 	const verdict: Verdict = {
 		firedTwice: [...fired]
 			.filter(([id, times]) => times > (most.get(id) ?? 0) && (most.get(id) ?? 0) > 0)
