@@ -516,6 +516,18 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		reruns.set(id, { at: clock, status, visible: rerunVisible(id, status) });
 		unreadAny.add(id);
 	};
+	/**
+	 * After a deletion in a cut list: when nothing the last read showed is left in view, what comes
+	 * into view cannot be told from more new ones than the list shows (docs/trigger.md), also what
+	 * a later deletion brings in (soak seed 51002: all shown deleted, then one more).
+	 */
+	const windowClearedCheck = () => {
+		if (!scenario.shape.window) return;
+		const visible = finished();
+		const inView = new Set(visible.map((generation) => generation.id));
+		if (![...lastVisible].some((id) => inView.has(id)))
+			for (const generation of visible) windowCleared.add(generation.id);
+	};
 	const apply = (change: Change) => {
 		if (change.kind === 'finishNew')
 			for (let i = 0; i < Math.min(change.count, batchCap); i++)
@@ -555,13 +567,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			const before = new Set(finished().map((g) => g.id));
 			service.removeMany(doomed.map(({ id }) => id));
 			for (const { id } of finished()) if (!before.has(id)) broughtIntoView.add(id);
-			if (scenario.shape.window) {
-				// Nothing the last read showed is left in view: what comes into view cannot be told
-				// from more new ones than the list shows (docs/trigger.md).
-				const visible = finished();
-				if (![...lastVisible].some((id) => visible.some((g) => g.id === id)))
-					for (const generation of visible) windowCleared.add(generation.id);
-			}
+			windowClearedCheck();
 		} else if (change.kind === 'finishPending') {
 			for (let i = 0; i < change.count && pending.length; i++) {
 				const [id] = pending.splice(change.from % pending.length, 1);
@@ -608,6 +614,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 					const before = new Set(finished().map((g) => g.id));
 					service.remove(id);
 					for (const g of finished()) if (!before.has(g.id)) broughtIntoView.add(g.id);
+					windowClearedCheck();
 					list.splice(rank, 1);
 					if (!list.length) return;
 				}
