@@ -372,6 +372,11 @@ export interface Verdict {
 		/** Runs again under an id that no read can tell from the run before (see docs/trigger.md). */
 		rerunUnseen: number;
 		/**
+		 * Deleted after it finished and before it came out (a clean-up while a backlog is read): its
+		 * read answers 404 and, its tries spent, it comes out with that error, never dropped silently.
+		 */
+		goneReported: number;
+		/**
 		 * A list cut to its newest entries, a clean-up brings into view what cannot be told from new:
 		 * after everything it showed is deleted, all of it; after a partial one, what finished below
 		 * the cut just before the first starting point, later than all that point's read showed.
@@ -416,6 +421,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	const finishedAt = new Map<string, { at: number; status: string }>();
 	const pending: string[] = [];
 	const removedBeforeFiring = new Set<string>();
+	const goneReported = new Set<string>(); // deleted before firing, then out with its read's 404
 	const mayFireOnce = new Set<string>(); // documented: deep touches, runs beyond a start's read
 	const startedAt = new Map<string, number>(); // event counter when each one started
 	const finishedInRead = new Set<string>(); // first finished while a read went on over polls
@@ -643,6 +649,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		for (const result of results)
 			for (const item of result?.[0] ?? []) {
 				const id = String(item.json.id);
+				if (item.json.error !== undefined && removedBeforeFiring.has(id)) {
+					goneReported.add(id);
+					continue;
+				}
 				fired.set(id, (fired.get(id) ?? 0) + 1);
 			}
 	};
@@ -884,6 +894,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			deepTouch: [...mayFireOnce].filter((id) => fired.has(id)).length,
 			hiddenByEmpty: [...hiddenByEmpty].filter((id) => fired.has(id)).length,
 			rerunUnseen: counts.rerunUnseen,
+			goneReported: goneReported.size,
 			windowCleared: [...windowCleared].filter((id) => fired.has(id)).length,
 		},
 		due: counts.due,

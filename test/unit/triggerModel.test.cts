@@ -44,6 +44,7 @@ test(
 			deepTouch: 0,
 			hiddenByEmpty: 0,
 			rerunUnseen: 0,
+			goneReported: 0,
 			windowCleared: 0,
 			due: 0,
 			exempt: 0,
@@ -65,6 +66,7 @@ test(
 				totals.deepTouch += verdict.documented.deepTouch;
 				totals.hiddenByEmpty += verdict.documented.hiddenByEmpty;
 				totals.rerunUnseen += verdict.documented.rerunUnseen;
+				totals.goneReported += verdict.documented.goneReported;
 				totals.windowCleared += verdict.documented.windowCleared;
 				totals.due += verdict.due;
 				totals.exempt += verdict.exempt;
@@ -95,7 +97,7 @@ test(
 		);
 		// eslint-disable-next-line no-console
 		console.info(
-			`trigger model: ${totals.cases} cases (shrinking included), ${totals.polls} polls, ${totals.fired} generations fired, 0 violations; ${totals.due} finishes due, ${totals.exempt} in a documented case (${Math.round((100 * totals.exempt) / Math.max(1, totals.due + totals.exempt))} %: ${JSON.stringify(totals.exemptBy)}), ${totals.notOwed} another account's before its key; documented losses: ${totals.unshown} never shown by a list cut to its newest entries, ${totals.unsavedStart} finished before an unsaved starting point was taken again, ${totals.rerunUnseen} runs again no read can tell; fired: ${totals.deepTouch} deep touches, ${totals.hiddenByEmpty} hidden by an empty answer, ${totals.windowCleared} brought into view by a clean-up of a cut list`,
+			`trigger model: ${totals.cases} cases (shrinking included), ${totals.polls} polls, ${totals.fired} generations fired, 0 violations; ${totals.due} finishes due, ${totals.exempt} in a documented case (${Math.round((100 * totals.exempt) / Math.max(1, totals.due + totals.exempt))} %: ${JSON.stringify(totals.exemptBy)}), ${totals.notOwed} another account's before its key; documented losses: ${totals.unshown} never shown by a list cut to its newest entries, ${totals.unsavedStart} finished before an unsaved starting point was taken again, ${totals.rerunUnseen} runs again no read can tell; ${totals.goneReported} deleted before they came out, reported with their read's 404; fired: ${totals.deepTouch} deep touches, ${totals.hiddenByEmpty} hidden by an empty answer, ${totals.windowCleared} brought into view by a clean-up of a cut list`,
 		);
 	},
 	Math.max(600_000, RUNS * 10_000),
