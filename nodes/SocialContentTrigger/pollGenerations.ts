@@ -137,12 +137,14 @@ export async function pollGenerations(
 		reading.entries.reverse();
 		state = { ...state, direction: turnedTo === 'oldestFirst' ? turnedTo : undefined };
 	} else if (turned) {
-		// The list now runs the other way: positions read so far mean nothing; start again.
+		// The list runs the other way (its order shown at last, or changed): what is remembered
+		// stays, and from the next poll it is read from its other end; a new starting point would
+		// take what finished meanwhile for old (soak seed 51202).
 		run.n8n.logger.warn(
-			`Social Content Trigger: the list of generations now runs ${turnedTo === 'oldestFirst' ? 'oldest' : 'newest'} first; a new starting point is taken at the next poll`,
+			`Social Content Trigger: the list of generations runs ${turnedTo === 'oldestFirst' ? 'oldest' : 'newest'} first; it is read from its ${turnedTo === 'oldestFirst' ? 'end' : 'top'} from the next poll on`,
 		);
 		const direction = turnedTo === 'oldestFirst' ? turnedTo : undefined;
-		return { items: [], commit: family.commitOf(startOver(state, { direction })) };
+		return { items: [], commit: family.commitOf({ ...state, direction, scan: undefined }) };
 	}
 	const entries = [...scanEntries(state.scan), ...reading.entries];
 	const pendingRead = entries.filter(isPending).map((entry) => String(entry.id));

@@ -184,6 +184,23 @@ describe('a list that grows at its end (oldest first), its times say so', () => 
 		service.touch('old_1');
 		expect((await polls(n8n, 2)).flat().sort()).toEqual(['new', 'old_0']);
 	});
+	test('one generation at activation (too few to tell the order), then 263 finish at once, paged by 7 at 300 ms: the read that finds the order is cut by the poll, and every one fires once, oldest first (soak seed 51202)', async () => {
+		const shape: ListShape = {
+			timestamps: 'finish',
+			order: 'update',
+			pageSize: 7,
+			oldestFirst: true,
+		};
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 1));
+		service.pageDelayMs = 300;
+		const burst = service.createDoneMany('new_', 263);
+		const fired: string[] = [];
+		for (let poll = 0; poll < 20 && fired.length < burst.length; poll++)
+			fired.push(...ids(await n8n.poll()));
+		expect(n8n.pollErrors).toEqual([]);
+		expect(fired).toEqual(burst);
+		expect((await polls(n8n, 2)).flat()).toEqual([]);
+	}, 120_000);
 });
 
 describe('a clean-up', () => {
