@@ -220,8 +220,8 @@ export async function pollGenerations(
 }
 
 /** The state that takes a new starting point at the next poll. */
-function startOver(state: GenerationState, change: Partial<GenerationState> = {}): GenerationState {
-	return { ...state, seq: state.seq + 1, scan: undefined, startAgain: true, ...change };
+function startOver(state: GenerationState): GenerationState {
+	return { ...state, seq: state.seq + 1, scan: undefined, startAgain: true };
 }
 
 /** A new starting point that keeps what the state it replaces still owed. */
