@@ -125,8 +125,7 @@ export async function pollGenerations(
 				...scanEntries(state.scan).map((entry) => String(entry.id)),
 				...(state.scan.last ?? []),
 			]),
-		stopAt: (slice) =>
-			slice.some(isPlaced) && slice.every((entry) => isPending(entry) || isKnown(entry)),
+		stopAt: stopRule(isKnown, isPlaced),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
 	});
 	const turnedTo = reading.direction;
@@ -217,6 +216,28 @@ export async function pollGenerations(
 		.filter((key) => !fired.has(key));
 	const next = settle(state, { ...decided, pending }, { ...emitted, open, resolvedPending }, seen);
 	return { items: emitted.items, commit: family.commitOf(next) };
+}
+
+/**
+ * A read stops at a slice that shows a placed known generation and no unknown finished one, once
+ * at least half a slice of known finished ones came in a row (running ones aside): one known
+ * generation changed above new ones, on a page of running ones, is no stop (soak seed 51301).
+ */
+function stopRule(
+	isKnown: (entry: IDataObject) => boolean,
+	isPlaced: (entry: IDataObject) => boolean,
+): (slice: IDataObject[]) => boolean {
+	let inARow = 0;
+	let largest = 0;
+	return (slice) => {
+		largest = Math.max(largest, slice.length);
+		for (const entry of slice) if (!isPending(entry)) inARow = isKnown(entry) ? inARow + 1 : 0;
+		return (
+			2 * inARow >= largest &&
+			slice.some(isPlaced) &&
+			slice.every((entry) => isPending(entry) || isKnown(entry))
+		);
+	};
 }
 
 /** The state that takes a new starting point at the next poll. */

@@ -184,6 +184,21 @@ describe('a list that grows at its end (oldest first), its times say so', () => 
 		service.touch('old_1');
 		expect((await polls(n8n, 2)).flat().sort()).toEqual(['new', 'old_0']);
 	});
+	test('paged by 7, sorted by update: a known one touched above 19 new ones, on a page with 6 of the 7 started after them: the 19 fire (soak seed 51301)', async () => {
+		const shape: ListShape = {
+			timestamps: 'finish',
+			order: 'update',
+			pageSize: 7,
+			oldestFirst: true,
+		};
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 17));
+		expect((await polls(n8n, 1)).flat()).toEqual([]);
+		// 16 old and 19 new fill five pages; the touched one and six running the sixth, one the last.
+		const burst = service.createDoneMany('new_', 19);
+		service.touch('old_16');
+		for (let index = 0; index < 7; index++) service.create(`running_${index}`);
+		expect((await polls(n8n, 2)).flat()).toEqual(burst);
+	});
 	test('one generation at activation (too few to tell the order), then 263 finish at once, paged by 7 at 300 ms: the read that finds the order is cut by the poll, and every one fires once, oldest first (soak seed 51202)', async () => {
 		const shape: ListShape = {
 			timestamps: 'finish',
