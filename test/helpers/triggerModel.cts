@@ -211,6 +211,16 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 	}),
 });
 
+/** Sorted by update, growing at its end, pages of 7, finish times (soak findings 51202, 51301). */
+const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
+	timestamps: 'finish',
+	order: 'update',
+	pendingAt: 'bottom',
+	pageSize: 7,
+	outputsInList: false,
+	oldestFirst: true,
+};
+
 /**
  * A busy account's cases (issue #49), played first in every run: random histories reach them only
  * now and then. A late update above a burst in a paged list sorted by update; a backlog deeper
@@ -351,14 +361,7 @@ export const BUSY_ACCOUNT: Scenario[] = [
 		// Seed 51202: one at activation (too few to tell the order), then 265 at once in a list read
 		// from its end: the read that shows the order runs out of the poll's time.
 		engine: 'classic',
-		shape: {
-			timestamps: 'finish',
-			order: 'update',
-			pendingAt: 'bottom',
-			pageSize: 7,
-			outputsInList: false,
-			oldestFirst: true,
-		},
+		shape: BY_UPDATE_FROM_THE_END,
 		failedToo: false,
 		atActivation: 1,
 		pendingAtActivation: 0,
@@ -369,14 +372,7 @@ export const BUSY_ACCOUNT: Scenario[] = [
 	{
 		// Seed 51301: the one known touched above 22 new ones, on a page with 6 of 7 started after.
 		engine: 'classic',
-		shape: {
-			timestamps: 'finish',
-			order: 'update',
-			pendingAt: 'bottom',
-			pageSize: 7,
-			outputsInList: false,
-			oldestFirst: true,
-		},
+		shape: BY_UPDATE_FROM_THE_END,
 		failedToo: false,
 		atActivation: 1,
 		pendingAtActivation: 5,
