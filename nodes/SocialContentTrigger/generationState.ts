@@ -43,6 +43,8 @@ export interface GenerationState {
 	account?: string;
 	/** How long the list was at the last read that saw its end. */
 	shown?: number;
+	/** `shown` is only a floor: a read that stopped early has since read more (soak seed 51502). */
+	shownAtLeast?: true;
 	/** The next poll takes a new starting point (see pollGenerations.ts, a list replaced). */
 	startAgain?: true;
 	/** The list grows at its end (its times say so): it is read from its last page up. */
@@ -135,6 +137,7 @@ export interface Plan {
 	/** The read reached the end and showed nothing the memory holds: a new starting point. */
 	replaced: boolean;
 	shown?: number;
+	shownAtLeast?: true;
 }
 
 /** A finish time n8n can believe: not ahead of its clock by more than the margin. */
@@ -217,6 +220,7 @@ export function plan(
 		reading.reachedEnd === true &&
 		arrivals > 0 &&
 		state.shown !== undefined &&
+		!state.shownAtLeast &&
 		reading.length !== undefined &&
 		reading.length - state.shown === arrivals;
 	const replaced =
@@ -261,6 +265,9 @@ export function plan(
 		if (isNew) finished.push({ entry, index });
 	});
 
+	// A read that stopped early saw at least its entries: a clean-up of them later is a shrink.
+	const floor =
+		reading.length === undefined && state.shown !== undefined && entries.length > state.shown;
 	const elsewhere = reading.pendingElsewhere ?? [];
 	const shown = new Set([...entries.map((entry) => String(entry.id)), ...elsewhere]);
 	const firing = new Set(finished.map((found) => found.entry));
@@ -273,7 +280,10 @@ export function plan(
 		unseenPending,
 		listed,
 		replaced,
-		shown: reading.length ?? state.shown,
+		shown: floor ? entries.length : (reading.length ?? state.shown),
+		...(floor || (reading.length === undefined && state.shownAtLeast)
+			? { shownAtLeast: true }
+			: {}),
 		...(emptyStart && !entries.length ? { emptyAtMs: state.emptyAtMs } : {}),
 		pending: unique([...unseenPending, ...stillPending, ...elsewhere]),
 		// Up to what is decided: one that fires later (still due) must still be after the mark.
@@ -288,7 +298,10 @@ export function plan(
 /** The state after a poll: what fired or was passed over is remembered; what is still due is kept. */
 export function settle(
 	state: GenerationState,
-	decided: Pick<Plan, 'listed' | 'pending' | 'finishedUpToMs' | 'emptyAtMs' | 'shown'>,
+	decided: Pick<
+		Plan,
+		'listed' | 'pending' | 'finishedUpToMs' | 'emptyAtMs' | 'shown' | 'shownAtLeast'
+	>,
 	outcome: {
 		/** Keys of what fired or was passed over, in the order emitted. */
 		fired: string[];
@@ -334,6 +347,7 @@ export function settle(
 			account: state.account,
 			...(state.direction ? { direction: state.direction } : {}),
 			...(decided.shown === undefined ? {} : { shown: decided.shown }),
+			...(decided.shownAtLeast ? { shownAtLeast: true } : {}),
 			...(decided.emptyAtMs === undefined || known.length ? {} : { emptyAtMs: decided.emptyAtMs }),
 		},
 		seen.withOnTop(known),

@@ -174,6 +174,7 @@ export async function pollGenerations(
 			finishedUpToMs: state.finishedUpToMs,
 			emptyAtMs: state.emptyAtMs,
 			shown: state.shown,
+			shownAtLeast: state.shownAtLeast,
 		};
 		const next = settle(state, decided, { ...emitted, resolvedPending: [], scan }, seen);
 		return { items: emitted.items, commit: family.commitOf(next) };

@@ -248,6 +248,20 @@ describe('a clean-up', () => {
 		expect((await polls(n8n, 2)).flat()).toEqual(['running']);
 	});
 
+	test('pages of 20 sorted by update: 12,011 finish at once and fire in a poll whose read stops at the 43 it knew; the newest 6,007 deleted: nothing fires again (soak seed 51502)', async () => {
+		const shape: ListShape = { timestamps: 'none', order: 'update', pageSize: 20 };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 43));
+		const burst = service.createDoneMany('new_', 12011);
+		const fired: string[] = [];
+		for (let poll = 0; poll < 80 && fired.length < burst.length; poll++)
+			fired.push(...ids(await n8n.poll()));
+		expect(fired).toEqual(burst);
+		service.removeMany(burst.slice(-6007));
+		expect((await polls(n8n, 3)).flat()).toEqual([]);
+		service.createDone('after');
+		expect((await polls(n8n, 2)).flat()).toEqual(['after']);
+	}, 120_000);
+
 	test('every generation the trigger remembers deleted (a full list): nothing old fires, and the log says why', async () => {
 		const warn = jest.spyOn(Container.get(Logger), 'warn');
 		const shape: ListShape = { timestamps: 'none', order: 'creation' };
