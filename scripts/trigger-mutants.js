@@ -36,6 +36,13 @@ const MUTANTS = [
 		to: 'inARow >= 1 &&',
 	},
 	{
+		name: 'no-list-is-a-page',
+		why: 'a read going on takes an answer with no list in it for an empty page',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: 'if (sawNone && (await readPage(run, path, how.from!)).some(hasId)) return held();',
+		to: '',
+	},
+	{
 		name: 'no-scan',
 		why: 'no progress rule: a read out of time starts again from the top at the next poll',
 		file: `${TRIGGER}/pollGenerations.ts`,

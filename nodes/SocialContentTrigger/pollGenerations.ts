@@ -162,7 +162,9 @@ export async function pollGenerations(
 			...reading.next,
 			...(backward ? { backward: true as const } : {}),
 			read: compactScan(entries, isKnown),
-			last: reading.entries.slice(-SCAN_ANCHORS).map((entry) => String(entry.id)),
+			last: reading.entries.length
+				? reading.entries.slice(-SCAN_ANCHORS).map((entry) => String(entry.id))
+				: state.scan?.last,
 		};
 		run.n8n.logger.info(
 			`Social Content Trigger: the list of generations is deeper than one poll reads; ${scan.read.filter((text) => text !== KNOWN_RUN).length} unknown so far, reading on from page ${scan.page} at the next poll`,
@@ -333,7 +335,10 @@ async function readGenerations(
 	let length = 0;
 	let direction: GenerationReading['direction'];
 	let pages = 0;
+	const stepped = how.from && how.readBefore && !how.backward && how.from.cursor === undefined;
+	let glitch = false;
 	const visit = (list: unknown[]) => {
+		if (how.from && !stepped && !pages && list.length && !list.some(hasId)) return !(glitch = true);
 		if (!entries.length && !list.length) emptyList = true;
 		length += list.filter(hasId).length;
 		// Each slice is read only when its turn comes: a quiet poll over a long unpaged list reads one.
@@ -367,15 +372,32 @@ async function readGenerations(
 	};
 	const path = '/studio/generations';
 	const options = { listKeys: ['generations'], from: how.from };
-	const stepped = how.from && how.readBefore && !how.backward && how.from.cursor === undefined;
 	// Only what the step back found unread is visited (an empty visit would read as an empty list).
-	const unread = stepped ? await stepBack(run, path, how.from!.page, how.readBefore!) : [];
+	const { unread, sawNone } = stepped
+		? await stepBack(run, path, how.from!.page, how.readBefore!)
+		: { unread: [], sawNone: false };
+	// A page above that showed no generation while the one the read goes on from shows some, or a
+	// read going on whose first answer holds none: not the list (a glitch); read again next poll.
+	const held = () => {
+		run.n8n.logger.warn(
+			'Social Content Trigger: an answer in the middle of a read going on held no generations; the read goes on from the same page at the next poll',
+		);
+		return {
+			entries: [],
+			pendingElsewhere: [],
+			emptyList: false,
+			reachedEnd: false,
+			next: how.from,
+		};
+	};
+	if (sawNone && (await readPage(run, path, how.from!)).some(hasId)) return held();
 	const { next } =
 		unread.length && !visit(unread)
 			? { next: how.from }
 			: how.backward
 				? await walkPagesBackward(run, path, options, visit)
 				: await walkPages(run, path, { ...options, maxPages: Infinity }, visit);
+	if (glitch) return held();
 	// In the list's own order: a backward read sees it from its end.
 	direction ??= listDirection(how.backward ? [...entries].reverse() : entries);
 	return {
@@ -404,8 +426,9 @@ async function stepBack(
 	path: string,
 	page: number,
 	readBefore: Set<string>,
-): Promise<unknown[]> {
+): Promise<{ unread: unknown[]; sawNone: boolean }> {
 	const unread: unknown[][] = [];
+	let sawNone = false;
 	for (let at = page - 1; at >= 1; at--) {
 		if (unread.length === MAX_STEP_BACK) {
 			run.n8n.logger.warn(
@@ -413,15 +436,22 @@ async function stepBack(
 			);
 			break;
 		}
-		let list: unknown[] = [];
-		const options = { listKeys: ['generations'], from: { page: at }, maxPages: 1 };
-		await walkPages(run, path, options, (answer) => !(list = answer));
+		const list = await readPage(run, path, { page: at });
+		sawNone ||= !list.some(hasId);
 		let last = list.length - 1;
 		while (last >= 0 && !readBefore.has(String(normaliseGeneration(list[last]).id))) last--;
 		unread.unshift(list.slice(last + 1));
 		if (last >= 0) break;
 	}
-	return unread.flat();
+	return { unread: unread.flat(), sawNone };
+}
+
+/** One page of the list, as it answers. */
+async function readPage(run: PollRun, path: string, at: PagePosition): Promise<unknown[]> {
+	let list: unknown[] = [];
+	const options = { listKeys: ['generations'], from: at, maxPages: 1 };
+	await walkPages(run, path, options, (answer) => !(list = answer));
+	return list;
 }
 
 /**

@@ -226,7 +226,7 @@ const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
  * now and then. A late update above a burst in a paged list sorted by update; a backlog deeper
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
- * two polls; four soak findings (seeds 50302, 50402, 51202, 51301).
+ * two polls; five soak findings (seeds 50302, 50402, 51202, 51301, 51501).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -388,6 +388,36 @@ export const BUSY_ACCOUNT: Scenario[] = [
 				],
 				poll: 'poll',
 			},
+		],
+	},
+	{
+		// Seed 51501: a clean-up just above where a backlog's read stopped moves what follows up,
+		// and the page the read steps back to answers with no list.
+		engine: 'classic',
+		shape: {
+			timestamps: 'none',
+			order: 'creation',
+			pendingAt: 'top',
+			pageSize: 50,
+			outputsInList: true,
+		},
+		failedToo: false,
+		atActivation: 1,
+		pendingAtActivation: 0,
+		activation: 'ok',
+		pageDelayMs: 300,
+		steps: [
+			{
+				changes: [
+					{ kind: 'finishNew', count: 498, failedEvery: 5 },
+					{ kind: 'finishNew', count: 750, failedEvery: 5 },
+				],
+				poll: 'fail503',
+			},
+			{ changes: [{ kind: 'finishNew', count: 574, failedEvery: 3 }], poll: 'fail503' },
+			{ changes: [], poll: 'poll' },
+			{ changes: [{ kind: 'cleanUp', share: 0.67, span: 0.1 }], poll: 'fail429' },
+			{ changes: [], poll: 'oddAnswer' },
 		],
 	},
 ];

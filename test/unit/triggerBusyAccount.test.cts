@@ -99,6 +99,55 @@ describe('a clean-up while a backlog is read', () => {
 	);
 });
 
+describe('an answer with no list while a backlog is read', () => {
+	test.each<[string, unknown]>([
+		['no content', ''],
+		['a message', { message: 'maintenance' }],
+		['an empty array', []],
+	])(
+		'pages of 50 at 300 ms, 1,822 finished while n8n was down; a clean-up of the oldest moves the rest up; the next page read answers %s: every other one fires once (soak seed 51501)',
+		async (_name, answer) => {
+			const shape: ListShape = { timestamps: 'none', order: 'creation', pageSize: 50 };
+			const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 1));
+			n8n.deactivate();
+			service.pageDelayMs = 300;
+			const backlog = service.createDoneMany('b_', 1822);
+			const items = (await n8n.activate())?.[0] ?? [];
+			// Below the first poll's read and just above where it stopped: what follows moves up.
+			const gone = backlog.slice(0, 183).filter((_, index) => index % 3 !== 0);
+			service.removeMany(gone);
+			service.listAnswers.push([answer === '' ? 204 : 200, answer]);
+			for (let poll = 0; poll < 40; poll++) items.push(...((await n8n.poll())?.[0] ?? []));
+			expect(n8n.pollErrors).toEqual([]);
+			// Those the read had kept and that were deleted come out with their read's 404 (docs/trigger.md).
+			const fired = items
+				.filter((item) => item.json.error === undefined)
+				.map((item) => item.json.id);
+			expect(fired).toEqual(backlog.filter((id) => !gone.includes(id)));
+		},
+		120_000,
+	);
+
+	test('a list that grows at its end, pages of 7 at 300 ms, read from its end: 499 finished while n8n was down; the read going on is answered with no list once: every one fires once, oldest first', async () => {
+		const shape: ListShape = {
+			timestamps: 'finish',
+			order: 'creation',
+			pageSize: 7,
+			oldestFirst: true,
+		};
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 37));
+		n8n.deactivate();
+		service.pageDelayMs = 300;
+		const backlog = service.createDoneMany('b_', 499);
+		const fired = ids(await n8n.activate());
+		service.listAnswers.push([200, { message: 'maintenance' }]);
+		for (let poll = 0; poll < 40 && fired.length < backlog.length; poll++)
+			fired.push(...ids(await n8n.poll()));
+		expect(n8n.pollErrors).toEqual([]);
+		expect(fired).toEqual(backlog);
+	}, 120_000);
+});
+
 describe('an empty start', () => {
 	test('the list answered empty, then a history of 313 shows at 300 ms a page of 7, then 313 new: the new ones fire once each, the history never', async () => {
 		const shape: ListShape = { timestamps: 'none', order: 'creation', pageSize: 7 };
