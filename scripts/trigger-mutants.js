@@ -39,8 +39,8 @@ const MUTANTS = [
 		name: 'no-list-is-a-page',
 		why: 'a read going on takes an answer with no list in it for an empty page',
 		file: `${TRIGGER}/pollGenerations.ts`,
-		from: 'if (sawNone && (await readPage(run, path, how.from!)).some(hasId)) return held();',
-		to: '',
+		from: 'if (sawNone && (await readPage(',
+		to: 'if (sawNone && !sawNone && (await readPage(',
 	},
 	{
 		name: 'no-scan',
