@@ -43,6 +43,13 @@ const MUTANTS = [
 		to: 'if (sawNone && !sawNone && (await readPage(',
 	},
 	{
+		name: 'start-misses-running',
+		why: 'a starting point knows only the running ones on the pages it keeps',
+		file: `${TRIGGER}/generationState.ts`,
+		from: '...(reading.pendingElsewhere ?? []),',
+		to: '...(reading.pendingElsewhere ?? []).slice(0, 0),',
+	},
+	{
 		name: 'no-scan',
 		why: 'no progress rule: a read out of time starts again from the top at the next poll',
 		file: `${TRIGGER}/pollGenerations.ts`,

@@ -157,10 +157,10 @@ export function baseline(reading: ListReading, nowMs: number): GenerationState {
 			v: LAYOUT,
 			seq: 1,
 			seen: '',
-			pending: unique(entries.filter(isPending).map((entry) => String(entry.id))).slice(
-				0,
-				MAX_PENDING,
-			),
+			pending: unique([
+				...entries.filter(isPending).map((entry) => String(entry.id)),
+				...(reading.pendingElsewhere ?? []),
+			]).slice(0, MAX_PENDING),
 			due: [],
 			finishedUpToMs: latestFinish(entries, null, nowMs),
 			...(entries.length ? {} : { emptyAtMs: nowMs }),

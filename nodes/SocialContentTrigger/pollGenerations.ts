@@ -83,7 +83,7 @@ export async function pollGenerations(
 			let read = 0;
 			return (slice: IDataObject[]) => (read += slice.length) >= MAX_SEEN;
 		};
-		const whole = { untilMs: run.deadlineMs, wholePages: true };
+		const whole = { untilMs: run.deadlineMs, startingPoint: true };
 		let reading = await readGenerations(run, {
 			...whole,
 			stopAt: deepEnough(),
@@ -319,8 +319,11 @@ async function readGenerations(
 		from?: PagePosition;
 		backward?: boolean;
 		turnIfOldestFirst?: boolean;
-		/** A stop ends the read at its page's end (a starting point sees what runs on a page it has). */
-		wholePages?: boolean;
+		/**
+		 * A stop ends what is read at its page's end; the pages after it, to the end or `untilMs`, are
+		 * looked at for running ones only: one running deep in the list is known (soak seed 52702).
+		 */
+		startingPoint?: boolean;
 		stopAt: (slice: IDataObject[]) => boolean;
 		untilMs?: number;
 		/** Ids the read that stopped at `from` had read (see stepBack). */
@@ -344,7 +347,8 @@ async function readGenerations(
 		// Each slice is read only when its turn comes: a quiet poll over a long unpaged list reads one.
 		const slices = Math.ceil(list.length / SLICE);
 		let index = 0;
-		for (; index < slices && (!stopped || how.wholePages); index++) {
+		const pastStop = stopped;
+		for (; !pastStop && index < slices && (!stopped || how.startingPoint); index++) {
 			const slice = list
 				.slice(index * SLICE, (index + 1) * SLICE)
 				.map(normaliseGeneration)
@@ -367,8 +371,9 @@ async function readGenerations(
 			if (id !== undefined) pendingElsewhere.push(id);
 		}
 		pages++;
-		outOfTime = !stopped && how.untilMs !== undefined && run.clock.now() >= how.untilMs;
-		return !stopped && !outOfTime;
+		const goesOn = !stopped || how.startingPoint === true;
+		outOfTime = goesOn && how.untilMs !== undefined && run.clock.now() >= how.untilMs;
+		return goesOn && !outOfTime;
 	};
 	const path = '/studio/generations';
 	const options = { listKeys: ['generations'], from: how.from };

@@ -226,7 +226,7 @@ const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
  * now and then. A late update above a burst in a paged list sorted by update; a backlog deeper
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
- * two polls; five soak findings (seeds 50302, 50402, 51202, 51301, 51501).
+ * two polls; six soak findings (seeds 50302, 50402, 51202, 51301, 51501, 52702).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -418,6 +418,30 @@ export const BUSY_ACCOUNT: Scenario[] = [
 			{ changes: [], poll: 'poll' },
 			{ changes: [{ kind: 'cleanUp', share: 0.67, span: 0.1 }], poll: 'fail429' },
 			{ changes: [], poll: 'oddAnswer' },
+		],
+	},
+	{
+		// Seed 52702: another account's starting point reads 6,000 deep; 3 running listed last.
+		engine: 'durable',
+		shape: {
+			timestamps: 'none',
+			order: 'creation',
+			pendingAt: 'bottom',
+			pageSize: 97,
+			outputsInList: true,
+		},
+		failedToo: true,
+		atActivation: 0,
+		pendingAtActivation: 3,
+		activation: 'ok',
+		pageDelayMs: 0,
+		steps: [
+			{ changes: [{ kind: 'finishNew', count: 6007, failedEvery: 5 }], poll: 'poll' },
+			{ changes: [{ kind: 'start', count: 7 }], poll: 'otherAccount' },
+			{
+				changes: [{ kind: 'finishPending', from: 1469627732, count: 1, failed: true }],
+				poll: 'poll',
+			},
 		],
 	},
 ];
@@ -881,6 +905,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				// shows the same generations, so nothing finished before it may fire).
 				pingAnswer.organization = `org_${++accounts}`;
 				started = emptyStart = false;
+				// What reads for the other account showed says nothing of what this one's start reads.
+				service.delivered.clear();
 				accountSwitched = true;
 				accountSaved = false;
 				readsList();

@@ -325,21 +325,30 @@ describe('a clean-up', () => {
 });
 
 describe('the account is the service account', () => {
-	test("another account's key, whose unpaged list holds 6,007 finished above one still running: that one fires when it finishes", async () => {
-		const { n8n } = await started({ timestamps: 'none', order: 'creation' }, (s) =>
-			s.createDoneMany('mine_', 17),
-		);
-		nock.cleanAll();
-		servePing();
-		pingAnswer.organization = 'org_2';
-		const other = new GenerationService({ timestamps: 'none', order: 'creation' });
-		other.serve();
-		other.create('running');
-		other.createDoneMany('theirs_', 6007);
-		expect((await polls(n8n, 1)).flat()).toEqual([]);
-		other.finish('running');
-		expect((await polls(n8n, 2)).flat()).toEqual(['running']);
-	});
+	test.each<[string, ListShape]>([
+		['unpaged', { timestamps: 'none', order: 'creation' }],
+		[
+			'paged by 97, running ones listed last (soak seed 52702)',
+			{ timestamps: 'none', order: 'creation', pageSize: 97, pendingAt: 'bottom' },
+		],
+	])(
+		"another account's key, whose list (%s) holds 6,113 finished and one still running (past the 6,000 a starting point keeps): that one fires when it finishes",
+		async (_name, shape) => {
+			const { n8n } = await started({ timestamps: 'none', order: 'creation' }, (s) =>
+				s.createDoneMany('mine_', 17),
+			);
+			nock.cleanAll();
+			servePing();
+			pingAnswer.organization = 'org_2';
+			const other = new GenerationService(shape);
+			other.serve();
+			other.create('running');
+			other.createDoneMany('theirs_', 6113);
+			expect((await polls(n8n, 1)).flat()).toEqual([]);
+			other.finish('running');
+			expect((await polls(n8n, 2)).flat()).toEqual(['running']);
+		},
+	);
 
 	test("another account's key pasted into the same credential: none of its 211 old generations fire", async () => {
 		const { service, n8n } = await started({ timestamps: 'none', order: 'creation' }, (s) =>
