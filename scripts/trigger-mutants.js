@@ -18,8 +18,8 @@ const MUTANTS = [
 		name: 'first-known-page-stops',
 		why: 'the old stop rule: a read stops at the first page that holds a known generation',
 		file: `${TRIGGER}/pollGenerations.ts`,
-		from: 'slice.some(isPlaced) &&\n\t\t\tslice.every((entry) => isPending(entry) || isKnown(entry))',
-		to: 'slice.some(isPlaced) || slice.some(isKnown)',
+		from: 'slice.some(isPlaced) &&\n\t\t\t(longest >= largest ||',
+		to: 'slice.some(isKnown) || (longest >= largest ||',
 	},
 	{
 		name: 'turn-starts-over',
@@ -48,6 +48,13 @@ const MUTANTS = [
 		file: `${TRIGGER}/generationState.ts`,
 		from: '...(reading.pendingElsewhere ?? []),',
 		to: '...(reading.pendingElsewhere ?? []).slice(0, 0),',
+	},
+	{
+		name: 'gap-forgotten',
+		why: 'a read going on leaves unknown ones out without marking where',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: 'else if (kept[kept.length - 1] !== GAP) kept.push(GAP);',
+		to: 'else if (kept[kept.length - 1] === KNOWN_RUN.repeat(2)) kept.push(GAP);',
 	},
 	{
 		name: 'no-scan',

@@ -61,7 +61,8 @@ export type DueGeneration = [id: string, status: string, tries: number];
 /**
  * A read cut short by the poll's time: the page to go on from, and what it has read so far in
  * list order: "status|finish time (ms, or empty)|id" for each finished generation it did not know,
- * KNOWN_RUN for each run of ones it knew (their positions are all the decision needs).
+ * KNOWN_RUN for each run of ones it knew (their positions are all the decision needs), GAP where
+ * it left unknown ones out.
  */
 export interface ScanState {
 	page: number;
@@ -73,6 +74,8 @@ export interface ScanState {
 	last?: string[];
 }
 export const KNOWN_RUN = '*';
+/** Where a read going on left out unknown ones it had read (see compactScan in pollGenerations.ts). */
+export const GAP = '-';
 
 export const LAYOUT = 1;
 export const MAX_SEEN = 6000;
@@ -189,7 +192,15 @@ export function plan(
 ): Plan {
 	const due = new Set(state.due.map(([id]) => id));
 	const pending = new Set(state.pending);
-	const entries = dedupe(reading.entries);
+	// Where a read going on left unknown ones out (see compactScan): new ones above such a gap
+	// wait for a read that has it (they are newer), and old ones below it are not remembered (the
+	// ones left out, read again, would look new above them; soak seed 52802).
+	const all = dedupe(reading.entries);
+	const firstGap = all.findIndex((entry) => entry.gap === true);
+	const lastGap = all.map((entry) => entry.gap === true).lastIndexOf(true);
+	const belowGap = new Set(all.filter((_, index) => firstGap >= 0 && index > firstGap));
+	const aboveGap = new Set(all.filter((_, index) => index < lastGap));
+	const entries = all.filter((entry) => entry.gap !== true);
 	const isKnown = knownTo(seen, due);
 	const known = entries.map(isKnown);
 	const unplaced = new Set(state.unplaced ?? []);
@@ -238,6 +249,7 @@ export function plan(
 		).length <= EMPTY_START_MAX_NEW;
 
 	const finished: Array<{ entry: IDataObject; index: number }> = [];
+	const deferred = new Set<IDataObject>();
 	const stillPending: string[] = [];
 	entries.forEach((entry, index) => {
 		const id = String(entry.id);
@@ -262,7 +274,8 @@ export function plan(
 				return false;
 			return onlyArrivals || (lowestKnown < 0 ? !replaced : index < lowestKnown);
 		})();
-		if (isNew) finished.push({ entry, index });
+		if (isNew && aboveGap.has(entry)) deferred.add(entry);
+		else if (isNew) finished.push({ entry, index });
 	});
 
 	// A read that stopped early saw at least its entries: a clean-up of them later is a shrink.
@@ -273,7 +286,13 @@ export function plan(
 	const firing = new Set(finished.map((found) => found.entry));
 	const unseenPending = state.pending.filter((id) => !shown.has(id));
 	const listed = entries
-		.filter((entry) => !isPending(entry) && entry.knownRun !== true)
+		.filter(
+			(entry) =>
+				!isPending(entry) &&
+				entry.knownRun !== true &&
+				!deferred.has(entry) &&
+				(!belowGap.has(entry) || firing.has(entry)),
+		)
 		.map(entryKey);
 	return {
 		finished: oldestFirst(finished, nowMs),
@@ -288,7 +307,7 @@ export function plan(
 		pending: unique([...unseenPending, ...stillPending, ...elsewhere]),
 		// Up to what is decided: one that fires later (still due) must still be after the mark.
 		finishedUpToMs: latestFinish(
-			entries.filter((entry) => !firing.has(entry)),
+			entries.filter((entry) => !firing.has(entry) && !deferred.has(entry)),
 			mark,
 			nowMs,
 		),

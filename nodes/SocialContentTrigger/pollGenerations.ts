@@ -20,6 +20,7 @@ import {
 	isPending,
 	keyOf,
 	knownTo,
+	GAP,
 	KNOWN_RUN,
 	MAX_ATTEMPTS,
 	MAX_PENDING,
@@ -167,7 +168,7 @@ export async function pollGenerations(
 				: state.scan?.last,
 		};
 		run.n8n.logger.info(
-			`Social Content Trigger: the list of generations is deeper than one poll reads; ${scan.read.filter((text) => text !== KNOWN_RUN).length} unknown so far, reading on from page ${scan.page} at the next poll`,
+			`Social Content Trigger: the list of generations is deeper than one poll reads; ${scan.read.filter((text) => text !== KNOWN_RUN && text !== GAP).length} unknown so far, reading on from page ${scan.page} at the next poll`,
 		);
 		const emitted = await emit(run, options, state.due);
 		const decided = {
@@ -224,7 +225,9 @@ export async function pollGenerations(
 /**
  * A read stops at a slice that shows a placed known generation and no unknown finished one, once
  * at least half a slice of known finished ones came in a row (running ones aside): one known
- * generation changed above new ones, on a page of running ones, is no stop (soak seed 51301).
+ * generation changed above new ones, on a page of running ones, is no stop (soak seed 51301). A
+ * whole slice's worth of known ones in a row is a stop wherever it ends: old ones below what the
+ * trigger remembers do not keep a read going (soak seed 52802).
  */
 function stopRule(
 	isKnown: (entry: IDataObject) => boolean,
@@ -234,11 +237,14 @@ function stopRule(
 	let largest = 0;
 	return (slice) => {
 		largest = Math.max(largest, slice.length);
-		for (const entry of slice) if (!isPending(entry)) inARow = isKnown(entry) ? inARow + 1 : 0;
+		let longest = 0;
+		for (const entry of slice)
+			if (!isPending(entry))
+				longest = Math.max(longest, (inARow = isKnown(entry) ? inARow + 1 : 0));
 		return (
-			2 * inARow >= largest &&
 			slice.some(isPlaced) &&
-			slice.every((entry) => isPending(entry) || isKnown(entry))
+			(longest >= largest ||
+				(2 * inARow >= largest && slice.every((entry) => isPending(entry) || isKnown(entry))))
 		);
 	};
 }
@@ -279,24 +285,42 @@ function startedAgain(
 function scanEntries(scan: ScanState | undefined): IDataObject[] {
 	return (scan?.read ?? []).map((text, index) => {
 		if (text === KNOWN_RUN) return { id: `${KNOWN_RUN}${index}`, status: 'done', knownRun: true };
+		if (text === GAP) return { id: `${GAP}${index}`, status: GAP, gap: true };
 		const [status, finishedMs] = text.split('|', 2);
 		const id = text.slice(status.length + finishedMs.length + 2);
 		return { id, status, ...(finishedMs ? { finishedAt: Number(finishedMs) } : {}) };
 	});
 }
 
-/** What a read cut short keeps: unknown finished ones (the deepest MAX_SCAN_READ), and where known ones were. */
+/**
+ * What a read cut short keeps: unknown finished ones (the deepest MAX_SCAN_READ), where known ones
+ * were, and where it left some out (GAP). Below the last known ones nothing is decided yet: if
+ * nothing known comes further down it is all old, so the first SCAN_PREFIX there are kept too, to
+ * be remembered with no gap between them and the known ones above (soak seed 52802).
+ */
 function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => boolean): string[] {
 	const read: string[] = [];
+	const mark = (marker: string) => read[read.length - 1] !== marker && read.push(marker);
 	for (const entry of entries) {
 		if (isPending(entry)) continue;
-		if (entry.knownRun === true || isKnown(entry)) {
-			if (read[read.length - 1] !== KNOWN_RUN) read.push(KNOWN_RUN);
-		} else read.push(`${String(entry.status)}|${finishTimeMs(entry) ?? ''}|${String(entry.id)}`);
+		if (entry.gap === true) mark(GAP);
+		else if (entry.knownRun === true || isKnown(entry)) mark(KNOWN_RUN);
+		else read.push(`${String(entry.status)}|${finishTimeMs(entry) ?? ''}|${String(entry.id)}`);
 	}
-	let over = read.filter((text) => text !== KNOWN_RUN).length - MAX_SCAN_READ;
+	const unknown = (text: string) => text !== KNOWN_RUN && text !== GAP;
+	const afterKnown = read.lastIndexOf(KNOWN_RUN) + 1;
+	const gapAfter = read.indexOf(GAP, afterKnown);
+	const prefixEnd = Math.min(afterKnown + SCAN_PREFIX, gapAfter < 0 ? read.length : gapAfter);
+	const inPrefix = (index: number) => index >= afterKnown && index < prefixEnd;
+	let over = read.filter((text, index) => unknown(text) && !inPrefix(index)).length - MAX_SCAN_READ;
 	// The newest give way: they sit above the rest, so a later read finds them again.
-	return read.filter((text) => text === KNOWN_RUN || over-- <= 0);
+	const kept: string[] = [];
+	read.forEach((text, index) => {
+		const left = unknown(text) && !inPrefix(index) && over-- > 0;
+		if (!left) kept.push(text);
+		else if (kept[kept.length - 1] !== GAP) kept.push(GAP);
+	});
+	return kept;
 }
 
 interface GenerationReading extends Required<Omit<ListReading, 'length'>> {
@@ -420,6 +444,8 @@ async function readGenerations(
 /** Pages a read going on steps back at most, and ids of its last entries it keeps (stepBack). */
 const MAX_STEP_BACK = 10;
 const SCAN_ANCHORS = 3;
+/** Unknown ones a read cut short keeps right below the last known ones (see compactScan). */
+const SCAN_PREFIX = 50;
 
 /**
  * A read going on by page number finds where it stopped: generations deleted above it since move

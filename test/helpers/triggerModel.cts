@@ -226,7 +226,7 @@ const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
  * now and then. A late update above a burst in a paged list sorted by update; a backlog deeper
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
- * two polls; six soak findings (seeds 50302, 50402, 51202, 51301, 51501, 52702).
+ * two polls; seven soak findings (seeds 50302, 50402, 51202, 51301, 51501, 52702, 52802).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -443,6 +443,25 @@ export const BUSY_ACCOUNT: Scenario[] = [
 				poll: 'poll',
 			},
 		],
+	},
+	{
+		// Seed 52802: a starting point cut by the poll's time to the newest page; the 494 below it,
+		// read over several polls, are old, and the read leaves some out.
+		engine: 'classic',
+		shape: {
+			timestamps: 'finish',
+			order: 'completion',
+			pendingAt: 'bottom',
+			pageSize: 7,
+			outputsInList: false,
+			oldestFirst: true,
+		},
+		failedToo: false,
+		atActivation: 498,
+		pendingAtActivation: 3,
+		activation: 'ok',
+		pageDelayMs: 300,
+		steps: [],
 	},
 ];
 

@@ -278,6 +278,22 @@ describe('a clean-up', () => {
 		expect((await polls(n8n, 2)).flat()).toEqual(['new']);
 	});
 
+	test.each([7, 20, 53])(
+		'pages of %i at 300 ms: 9,001 finished; all the memory holds but the newest 3 deleted: the older ones below, read over several polls, never fire; a new one does (soak seed 52802)',
+		async (pageSize) => {
+			const shape: ListShape = { timestamps: 'none', order: 'creation', pageSize };
+			const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 9001));
+			service.pageDelayMs = 300;
+			const gone: string[] = [];
+			for (let index = 3000; index < 8998; index++) gone.push(`old_${index}`);
+			service.removeMany(gone);
+			expect((await polls(n8n, 29)).flat()).toEqual([]);
+			service.createDone('new');
+			expect((await polls(n8n, 5)).flat()).toEqual(['new']);
+		},
+		120_000,
+	);
+
 	test('a list cut to its newest 100: the newest 61 deleted: nothing old fires', async () => {
 		const shape: ListShape = { timestamps: 'none', order: 'creation', window: 100 };
 		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 503));
