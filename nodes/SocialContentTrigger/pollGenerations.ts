@@ -218,7 +218,8 @@ export async function pollGenerations(
 	const open = [...decided.finished, ...finished]
 		.map((entry) => keyOf(String(entry.id), String(entry.status)))
 		.filter((key) => !fired.has(key));
-	const next = settle(state, { ...decided, pending }, { ...emitted, open, resolvedPending }, seen);
+	const outcome = { ...emitted, open, resolvedPending, readById };
+	const next = settle(state, { ...decided, pending }, outcome, seen);
 	return { items: emitted.items, commit: family.commitOf(next) };
 }
 

@@ -544,13 +544,17 @@ describe('Social Content Trigger: state stays small', () => {
 			const pending = Array.from({ length: MAX_PENDING + 50 }, (_, i) => id(1e6 + i));
 			const decided = { listed: [], pending, finishedUpToMs: clockNow() };
 			const fired = Array.from({ length: 300 }, (_, i) => keyOf(id(2e6 + i), 'done'));
+			// Fired as read by id: known, not placed (the `unplaced` list at its cap too).
+			const readById = new Set(Array.from({ length: 300 }, (_, i) => id(2e6 + i)));
 			const steady = settle({ ...start, pending }, decided, {
 				fired,
 				due: [],
 				resolvedPending: [],
+				readById,
 			});
 			const full = settle({ ...start, pending }, decided, {
 				fired,
+				readById,
 				due: Array.from({ length: MAX_DUE + 5 }, (_, i) => [id(3e6 + i), 'done', MAX_ATTEMPTS - 1]),
 				resolvedPending: [],
 				scan: {

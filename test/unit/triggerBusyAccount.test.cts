@@ -8,6 +8,7 @@ import { Container } from '@n8n/di';
 import type { INodeExecutionData } from 'n8n-workflow';
 import nock from 'nock';
 
+import { baseline, keyOf, plan, settle } from '../../nodes/SocialContentTrigger/generationState';
 import { clockNow } from '../helpers/clock.cjs';
 import { apiKeyCredentials, pingAnswer, servePing } from '../helpers/fixtures.cjs';
 import { GenerationService, type ListShape } from '../helpers/generationService.cjs';
@@ -431,6 +432,31 @@ describe('finish times, failures, runs again', () => {
 		service.listAnswers.push([204, '']);
 		const fired = (await polls(n8n, 3)).flat();
 		expect([...fired].sort()).toEqual(['old', 'running']);
+	});
+
+	test('a poll whose answer holds no list emits 167 decided earlier and 4 read by id: the 4, listed at the next read with finish times after all it showed, do not fire again (soak seed 52801)', () => {
+		const now = clockNow();
+		const at = (ms: number) => new Date(now - ms).toISOString();
+		const old = Array.from({ length: 13 }, (_, i) => ({
+			id: `old_${i}`,
+			status: 'done',
+			finishedAt: at(60_000 + i),
+		}));
+		const start = baseline({ entries: old, length: 13 }, now);
+		const earlier = Array.from({ length: 167 }, (_, i) => keyOf(`due_${i}`, 'done'));
+		const byId = ['r_0', 'r_1', 'r_2', 'r_3'];
+		const next = settle(
+			start,
+			{ listed: [], pending: [], finishedUpToMs: start.finishedUpToMs },
+			{
+				fired: [...earlier, ...byId.map((id) => keyOf(id, 'done'))],
+				due: [],
+				resolvedPending: byId,
+				readById: new Set(byId),
+			},
+		);
+		const listed = [...byId.map((id) => ({ id, status: 'done', finishedAt: at(1000) })), ...old];
+		expect(plan(next, { entries: listed, length: 17, reachedEnd: true }, now).finished).toEqual([]);
 	});
 
 	test('one finish time far ahead (2099): ignored; the generations after it still fire', async () => {
