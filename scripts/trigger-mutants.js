@@ -53,8 +53,8 @@ const MUTANTS = [
 		name: 'gap-forgotten',
 		why: 'a read going on leaves unknown ones out without marking where',
 		file: `${TRIGGER}/pollGenerations.ts`,
-		from: 'else if (kept[kept.length - 1] !== GAP) kept.push(GAP);',
-		to: 'else if (kept[kept.length - 1] === KNOWN_RUN.repeat(2)) kept.push(GAP);',
+		from: 'else mark(kept, GAP);',
+		to: 'else void GAP;',
 	},
 	{
 		name: 'no-scan',

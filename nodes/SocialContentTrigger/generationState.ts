@@ -111,6 +111,7 @@ export function isPending(generation: IDataObject): boolean {
 }
 
 export const keyOf = (id: string, status: string): string => `${id}|${status}`;
+const idOfKey = (key: string): string => key.slice(0, key.lastIndexOf('|'));
 const entryKey = (entry: IDataObject) => keyOf(String(entry.id), String(entry.status));
 
 /** One poll's reading of the list: the entries in list order, and how the read ended. */
@@ -350,15 +351,13 @@ export function settle(
 	];
 	// Only what a read by id showed: one decided from an earlier list and fired now was placed then
 	// (soak seed 52801: 168 of those crowded out 4 read by id, which then fired again).
-	const firedById = firedUnlisted.filter((key) =>
-		outcome.readById?.has(key.slice(0, key.lastIndexOf('|'))),
-	);
+	const firedById = firedUnlisted.filter((key) => outcome.readById?.has(idOfKey(key)));
 	const unplaced = [...new Set([...firedById, ...(state.unplaced ?? [])])]
 		.filter((key) => !listed.has(key))
 		.slice(0, MAX_PENDING);
 	const done = new Set([
 		...outcome.resolvedPending,
-		...[...outcome.fired, ...waiting].map((key) => key.slice(0, key.lastIndexOf('|'))),
+		...[...outcome.fired, ...waiting].map(idOfKey),
 	]);
 	return fit(
 		{

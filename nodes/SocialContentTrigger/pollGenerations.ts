@@ -301,11 +301,12 @@ function scanEntries(scan: ScanState | undefined): IDataObject[] {
  */
 function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => boolean): string[] {
 	const read: string[] = [];
-	const mark = (marker: string) => read[read.length - 1] !== marker && read.push(marker);
+	const mark = (into: string[], marker: string) =>
+		into[into.length - 1] !== marker && into.push(marker);
 	for (const entry of entries) {
 		if (isPending(entry)) continue;
-		if (entry.gap === true) mark(GAP);
-		else if (entry.knownRun === true || isKnown(entry)) mark(KNOWN_RUN);
+		if (entry.gap === true) mark(read, GAP);
+		else if (entry.knownRun === true || isKnown(entry)) mark(read, KNOWN_RUN);
 		else read.push(`${String(entry.status)}|${finishTimeMs(entry) ?? ''}|${String(entry.id)}`);
 	}
 	const unknown = (text: string) => text !== KNOWN_RUN && text !== GAP;
@@ -319,7 +320,7 @@ function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => bo
 	read.forEach((text, index) => {
 		const left = unknown(text) && !inPrefix(index) && over-- > 0;
 		if (!left) kept.push(text);
-		else if (kept[kept.length - 1] !== GAP) kept.push(GAP);
+		else mark(kept, GAP);
 	});
 	return kept;
 }
