@@ -129,6 +129,7 @@ export async function pollGenerations(
 		stopAt: stopRule(isKnown, isPlaced),
 		untilMs: run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run)),
 	});
+	if (reading.restarted) state = { ...state, scan: undefined };
 	const turnedTo = reading.direction;
 	const turned = turnedTo !== undefined && turnedTo !== (state.direction ?? 'newestFirst');
 	if (turned && ((!seen.size && !state.due.length) || (reading.reachedEnd && !state.scan))) {
@@ -331,6 +332,8 @@ interface GenerationReading extends Required<Omit<ListReading, 'length'>> {
 	next?: PagePosition;
 	/** Which way the list runs, when the times of what was read say. */
 	direction?: 'oldestFirst' | 'newestFirst';
+	/** A read going on lost its place and read from the top: what it had read before is void. */
+	restarted?: true;
 }
 
 /**
@@ -404,9 +407,15 @@ async function readGenerations(
 	const path = '/studio/generations';
 	const options = { listKeys: ['generations'], from: how.from };
 	// Only what the step back found unread is visited (an empty visit would read as an empty list).
-	const { unread, sawNone } = stepped
+	const { unread, sawNone, lost } = stepped
 		? await stepBack(run, path, how.from!.page, how.readBefore!)
-		: { unread: [], sawNone: false };
+		: { unread: [], sawNone: false, lost: false };
+	// Its place gone (a clean-up of many pages above it): it had decided nothing, so it reads
+	// again from the top, as if the polls before had not read (soak seed 53102: 38 lost before).
+	if (lost) {
+		const fromTop = { ...how, from: undefined, readBefore: undefined };
+		return { ...(await readGenerations(run, fromTop)), restarted: true };
+	}
 	// A page above that showed no generation while the one the read goes on from shows some, or a
 	// read going on whose first answer holds none: not the list (a glitch); read again next poll.
 	const held = () => {
@@ -459,15 +468,15 @@ async function stepBack(
 	path: string,
 	page: number,
 	readBefore: Set<string>,
-): Promise<{ unread: unknown[]; sawNone: boolean }> {
+): Promise<{ unread: unknown[]; sawNone: boolean; lost: boolean }> {
 	const unread: unknown[][] = [];
 	let sawNone = false;
 	for (let at = page - 1; at >= 1; at--) {
 		if (unread.length === MAX_STEP_BACK) {
 			run.n8n.logger.warn(
-				`Social Content Trigger: more than ${MAX_STEP_BACK} pages of generations were deleted above a read going on; some that finished there may not fire`,
+				`Social Content Trigger: more than ${MAX_STEP_BACK} pages of generations were deleted above a read going on; it reads the list again from the top`,
 			);
-			break;
+			return { unread: [], sawNone, lost: true };
 		}
 		const list = await readPage(run, path, { page: at });
 		sawNone ||= !list.some(hasId);
@@ -476,7 +485,7 @@ async function stepBack(
 		unread.unshift(list.slice(last + 1));
 		if (last >= 0) break;
 	}
-	return { unread: unread.flat(), sawNone };
+	return { unread: unread.flat(), sawNone, lost: false };
 }
 
 /** One page of the list, as it answers. */

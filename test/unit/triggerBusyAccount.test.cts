@@ -98,6 +98,21 @@ describe('a clean-up while a backlog is read', () => {
 		// Slow on a busy machine (a thousand pages each); it waits on nothing real.
 		120_000,
 	);
+
+	test('pages of 7 at 300 ms, 997 finished while n8n was down; after the first poll 90 % of the newest half is deleted, more than 10 pages above where the read stopped: every other one fires once (soak seed 53102)', async () => {
+		const shape: ListShape = { timestamps: 'finish', order: 'update', pageSize: 7 };
+		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 37));
+		n8n.deactivate();
+		service.pageDelayMs = 300;
+		const backlog = service.createDoneMany('b_', 997);
+		const fired = ids(await n8n.activate());
+		const newestHalf = backlog.slice(-Math.ceil(backlog.length / 2));
+		const gone = newestHalf.filter((_, index) => index % 10 !== 0 && !fired.includes(_));
+		service.removeMany(gone);
+		for (let poll = 0; poll < 40; poll++) fired.push(...ids(await n8n.poll()));
+		expect(n8n.pollErrors).toEqual([]);
+		expect(fired).toEqual(backlog.filter((id) => !gone.includes(id)));
+	}, 120_000);
 });
 
 describe('an answer with no list while a backlog is read', () => {
