@@ -125,8 +125,7 @@ export class SocialContentTrigger implements INodeType {
 		}
 		try {
 			run.deadlineMs = run.clock.now() + pollBudgetMs(this);
-			// Posts first: one read, where generations may spend the rest of the budget downloading
-			// (and carry over what does not fit). Nothing is saved unless every part succeeds.
+			// Posts first (one read); generations may spend the rest. Saved only if all succeed.
 			const parts: FamilyPoll[] = [];
 			if (posts.statuses.length) parts.push(await pollPosts(run, posts, activation));
 			if (generations.statuses.length)
@@ -136,8 +135,7 @@ export class SocialContentTrigger implements INodeType {
 			return items.length ? [items] : null;
 		} catch (error) {
 			if (!activation || mustStopActivation(this, error)) throw asNodeError(this, error);
-			// Thrown here, n8n would try the activation a few times within seconds, then give up on
-			// the trigger. The state did not move: the next scheduled poll catches up.
+			// Thrown here, n8n would give up on the trigger; the next scheduled poll catches up.
 			this.logger.warn(
 				`Social Content Trigger: the poll at activation (${this.getActivationMode()}) failed; the trigger stays scheduled and the next poll catches up: ${(error as Error).message}`,
 			);
@@ -186,9 +184,8 @@ function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOp
 }
 
 /**
- * Whether a failed activation poll must fail the activation: only when a person is activating the
- * workflow (not at n8n's start or a leader change) and the fault is theirs to fix, a rejected
- * credential or an Instance URL that is not the API. Outages and rate limits never stop it.
+ * Whether a failed activation poll fails the activation: a person activating, and a fault theirs to
+ * fix (a rejected credential, a wrong Instance URL); never outages or rate limits.
  */
 function mustStopActivation(ctx: IPollFunctions, error: unknown): boolean {
 	if (!['activate', 'create', 'update'].includes(ctx.getActivationMode())) return false;

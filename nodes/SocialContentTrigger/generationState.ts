@@ -4,20 +4,14 @@ import { finishTimeMs, PENDING_STATUSES } from '../shared/shapes';
 import { hashesThatFit, KeyMemory } from './idMemory';
 
 /**
- * What the trigger remembers of generations between polls, and how it decides which are new
- * (docs/trigger.md tells it whole). The spec gives no finish time, order or paging; each rule
- * fails safe:
- * 1. `seen`: "id|status" of every finished generation read, newest first; a key never fires twice
- *    (failed, then done under the same id, is a new key).
- * 2. `pending`: ids seen queued or running fire when found finished, wherever they sit (asked for
- *    by id when no read shows them; a 404 forgets them).
- * 3. Position: above the lowest generation a list read placed, unknown is new; below it, old.
- *    A whole list that grew by exactly its unknown ones: all new. One that shows nothing
- *    remembered: shorter, a new starting point (logged); not shorter, a cut list pushed through.
+ * What the trigger remembers of generations, and how it decides what is new (docs/trigger.md).
+ * The spec gives no finish time, order or paging; each rule fails safe:
+ * 1. `seen`: "id|status" of each finished one read, newest first; a key never fires twice.
+ * 2. `pending`: ids seen queued or running fire when found finished (asked for by id if unlisted).
+ * 3. Position: unknown above the lowest placed known one is new; below it, old. A whole list grown
+ *    by exactly its unknown ones: all new. One showing nothing known: shorter, a new start.
  * 4. Finish times not ahead of n8n's clock place a generation exactly.
- * A read stops at a page it knows with no unknown finished one; cut short by the poll's time it
- * goes on at the next (`scan`), so any backlog drains oldest first. Decided ones wait in `due`
- * (MAX_ATTEMPTS tries each). The state stays under STATE_MAX_BYTES: the memory gives way first.
+ * A read cut short by the poll's time goes on at the next (`scan`); decided ones wait in `due`.
  */
 export interface GenerationState {
 	/** The layout: a later release that changes it reads this to carry the state over. */
@@ -30,10 +24,7 @@ export interface GenerationState {
 	pending: string[];
 	/** Decided new, not emitted yet, oldest first: [id, status, failed tries]. */
 	due: DueGeneration[];
-	/**
-	 * Keys fired without a list showing them (read by id): known, but no read has placed them, so
-	 * they say nothing of what sits below them until one does.
-	 */
+	/** Keys fired read by id, no list placing them: they say nothing of what sits below them. */
 	unplaced?: string[];
 	/** A read that goes on at the next poll (see ScanState). */
 	scan?: ScanState;
@@ -49,20 +40,16 @@ export interface GenerationState {
 	startAgain?: true;
 	/** The list grows at its end (its times say so): it is read from its last page up. */
 	direction?: 'oldestFirst';
-	/**
-	 * Set while every read since the starting point showed an empty list (n8n's clock at the first):
-	 * a new account, or a service answering `[]` for a moment. See EMPTY_START_MAX_NEW.
-	 */
+	/** n8n's clock at the start, while every read since showed an empty list (see below). */
 	emptyAtMs?: number;
 }
 
 export type DueGeneration = [id: string, status: string, tries: number];
 
 /**
- * A read cut short by the poll's time: the page to go on from, and what it has read so far in
- * list order: "status|finish time (ms, or empty)|id" for each finished generation it did not know,
- * KNOWN_RUN for each run of ones it knew (their positions are all the decision needs), GAP where
- * it left unknown ones out.
+ * A read cut short by the poll's time: the page to go on from, and what it read in list order:
+ * "status|finish ms or empty|id" per unknown finished one, KNOWN_RUN per run of known ones, GAP
+ * where it left unknown ones out.
  */
 export interface ScanState {
 	page: number;
@@ -88,20 +75,14 @@ export const MAX_SCAN_READ = 250;
 export const STATE_MAX_BYTES = 64 * 1024;
 /** Polls a generation's detail read or download may fail before it is emitted with an `error`. */
 export const MAX_ATTEMPTS = 5;
-/**
- * Finish times are a guard, not a rule: an unknown generation that finished this long before the
- * newest finish already seen was finished at the last poll too, so it only moved. The slack
- * absorbs a service that stamps a finish a moment before the list shows it.
- */
+/** An unknown one that finished this long before the newest finish seen only moved: old. */
 export const FINISH_GUARD_SLACK_MS = 60 * 1000;
 /** A finish time further ahead of n8n's clock than this is wrong (a bad record, a skewed clock): ignored. */
 export const FUTURE_FINISH_MARGIN_MS = 5 * 60 * 1000;
 
 /**
- * While every read since the starting point showed an empty list, unknown finished generations fire when they
- * finished after it (less this slack, for clocks that differ); without finish times, when there
- * are at most EMPTY_START_MAX_NEW of them (a new account's first generations). More than that is
- * a history an empty answer hid: none fires.
+ * After an empty start, unknown finished ones fire when they finished after it (less the slack);
+ * without finish times, when at most EMPTY_START_MAX_NEW (more is a history an empty answer hid).
  */
 export const EMPTY_START_SLACK_MS = 15 * 60 * 1000;
 export const EMPTY_START_MAX_NEW = 20;
@@ -119,7 +100,7 @@ export interface ListReading {
 	entries: IDataObject[];
 	/** The answer was a list with nothing in it (not an answer with no list at all). */
 	emptyList?: boolean;
-	/** The read reached the end of the list (not a stop page, not the poll's time). */
+	/** The read reached the end of the list. */
 	reachedEnd?: boolean;
 	/** How many entries the whole list has, when the read saw its last page. */
 	length?: number;
@@ -193,9 +174,8 @@ export function plan(
 ): Plan {
 	const due = new Set(state.due.map(([id]) => id));
 	const pending = new Set(state.pending);
-	// Where a read going on left unknown ones out (see compactScan): new ones above such a gap
-	// wait for a read that has it (they are newer), and old ones below it are not remembered (the
-	// ones left out, read again, would look new above them; soak seed 52802).
+	// Where a read going on left unknown ones out (compactScan): new ones above a gap wait for a
+	// read that has it; old ones below it are not remembered (those left out would look new).
 	const all = dedupe(reading.entries);
 	const firstGap = all.findIndex((entry) => entry.gap === true);
 	const lastGap = all.map((entry) => entry.gap === true).lastIndexOf(true);
@@ -205,8 +185,7 @@ export function plan(
 	const isKnown = knownTo(seen, due);
 	const known = entries.map(isKnown);
 	const unplaced = new Set(state.unplaced ?? []);
-	// Not an anchor: one only read by id, or one whose finish time is wrong (a list sorted by
-	// completion puts it where that time says, above what finished after it).
+	// Not an anchor: one read only by id, or one whose finish time is wrong (misplaced by it).
 	const lowestKnown = entries
 		.map(
 			(entry, index) =>
@@ -218,13 +197,11 @@ export function plan(
 	const mark = state.finishedUpToMs;
 	const memoryEmpty = seen.size === 0 && due.size === 0;
 	const emptyStart = state.emptyAtMs !== undefined && memoryEmpty;
-	// None of what the memory holds, in a list that did not get shorter: a list cut to its newest
-	// entries that more new ones than it shows have pushed through (they fire); in a list that got
-	// shorter, what the memory held was deleted or replaced (nothing fires).
+	// None known in a list not shorter: a cut list pushed through by new ones (they fire); in a
+	// shorter one, what the memory held was deleted or replaced (nothing fires).
 	const shrank =
 		state.shown === undefined || reading.length === undefined || reading.length < state.shown;
-	// A whole list that grew by exactly what it shows unknown: nothing was deleted and nothing old
-	// came into view, so every unknown finished generation is new, wherever it sits.
+	// A whole list grown by exactly its unknown ones: nothing deleted or brought into view.
 	const arrivals = entries.filter(
 		(entry, index) => !known[index] && !pending.has(String(entry.id)) && !due.has(String(entry.id)),
 	).length;
@@ -315,7 +292,7 @@ export function plan(
 	};
 }
 
-/** The state after a poll: what fired or was passed over is remembered; what is still due is kept. */
+/** The state after a poll: what fired or was passed over is remembered; what is due is kept. */
 export function settle(
 	state: GenerationState,
 	decided: Pick<
@@ -337,8 +314,7 @@ export function settle(
 	},
 	seen = new KeyMemory(state.seen),
 ): GenerationState {
-	// What is still due stays out of the memory; the rest of the reading goes on top, in list
-	// order, under what fired without being listed (read by id, or decided at an earlier poll).
+	// What is due stays out of the memory; the reading goes on top, under what fired unlisted.
 	const waiting = new Set([
 		...outcome.due.map(([id, status]) => keyOf(id, status)),
 		...(outcome.open ?? []),
@@ -349,8 +325,7 @@ export function settle(
 		...[...firedUnlisted].reverse(),
 		...decided.listed.filter((key) => !waiting.has(key)),
 	];
-	// Only what a read by id showed: one decided from an earlier list and fired now was placed then
-	// (soak seed 52801: 168 of those crowded out 4 read by id, which then fired again).
+	// Only what a read by id showed: one decided from an earlier list was placed then.
 	const firedById = firedUnlisted.filter((key) => outcome.readById?.has(idOfKey(key)));
 	const unplaced = [...new Set([...firedById, ...(state.unplaced ?? [])])]
 		.filter((key) => !listed.has(key))

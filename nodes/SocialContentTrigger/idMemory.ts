@@ -1,12 +1,8 @@
 import { createHash } from 'crypto';
 
 /**
- * The trigger's one memory of what it has read, for both event families: 48-bit hashes kept as
- * base64 in the state (6 bytes a key, whatever the key's length), newest first. What gives way
- * when it is full is the oldest, so the memory always holds what decides: the newest keys.
- *
- * A hash can mistake a new key for a remembered one: with n held, about n / 2^48 per new key.
- * With 6,000 held that is one in 47 billion (docs/trigger.md, "Limits").
+ * The trigger's one memory, for both families: 48-bit hashes, base64, newest first; the oldest
+ * give way. A new key mistaken for a held one: n / 2^48 with n held (docs/trigger.md, "Limits").
  */
 export const HASH_BYTES = 6;
 
@@ -41,10 +37,7 @@ export class KeyMemory {
 		return this.order.length;
 	}
 
-	/**
-	 * A new memory: these keys (newest first) on top, then what this one held that is not among
-	 * them, in its order. This is how a poll's reading, top of the list down, goes over the memory.
-	 */
+	/** A new memory: these keys (newest first) on top, then the rest of this one, in its order. */
 	withOnTop(newestFirst: Iterable<string>): KeyMemory {
 		const next = new KeyMemory();
 		for (const key of newestFirst) next.push(keyHash(key));

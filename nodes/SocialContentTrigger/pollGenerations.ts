@@ -59,10 +59,8 @@ const SLICE = 100;
 export const RECORD_SEEN = 1000;
 
 /**
- * One poll: read the list (going on from where the last poll stopped, if it ran out of time),
- * decide what is new (generationState.ts), emit what is due, oldest first. A generation whose
- * details or outputs cannot be read stays due for later polls, then comes out with an `error`
- * field. The new state is saved by `commit`, once every part of the poll has succeeded.
+ * One poll: read the list (on from where the last stopped), decide what is new
+ * (generationState.ts), emit what is due, oldest first. `commit` saves the state once all succeeded.
  */
 export async function pollGenerations(
 	run: PollRun,
@@ -78,8 +76,7 @@ export async function pollGenerations(
 	});
 	let state = family.state;
 	if (!state || state.startAgain) {
-		// The starting point: what is already finished is old, not an event. Only a read that shows
-		// a list is one: an answer with no list would make the whole history new at the next poll.
+		// The starting point: what is finished is old. Only a read that shows a list is one.
 		const deepEnough = () => {
 			let read = 0;
 			return (slice: IDataObject[]) => (read += slice.length) >= MAX_SEEN;
@@ -104,8 +101,7 @@ export async function pollGenerations(
 			...baseline(reading, run.clock.now()),
 			...(growsAtEnd ? { direction: 'oldestFirst' as const } : {}),
 		};
-		// Taken again over a list that replaced the one remembered: what was due, and what was seen
-		// running and is finished now, still fires.
+		// Taken again over a replaced list: what was due or seen running still fires.
 		const again = state ? startedAgain(state, start, reading.entries) : start;
 		return { items: [], commit: family.commitOf(again) };
 	}
@@ -133,14 +129,12 @@ export async function pollGenerations(
 	const turnedTo = reading.direction;
 	const turned = turnedTo !== undefined && turnedTo !== (state.direction ?? 'newestFirst');
 	if (turned && ((!seen.size && !state.due.length) || (reading.reachedEnd && !state.scan))) {
-		// Nothing remembered yet, or the whole list read: turned round, it is this read newest
-		// first; from the next poll on it is read from its other end.
+		// Nothing remembered yet, or the whole list read: this read turned round is newest first.
 		reading.entries.reverse();
 		state = { ...state, direction: turnedTo === 'oldestFirst' ? turnedTo : undefined };
 	} else if (turned) {
-		// The list runs the other way (its order shown at last, or changed): what is remembered
-		// stays, and from the next poll it is read from its other end; a new starting point would
-		// take what finished meanwhile for old (soak seed 51202).
+		// The list runs the other way: what is remembered stays (a new start would take what
+		// finished meanwhile for old); from the next poll it is read from its other end.
 		run.n8n.logger.warn(
 			`Social Content Trigger: the list of generations runs ${turnedTo === 'oldestFirst' ? 'oldest' : 'newest'} first; it is read from its ${turnedTo === 'oldestFirst' ? 'end' : 'top'} from the next poll on`,
 		);
@@ -150,7 +144,7 @@ export async function pollGenerations(
 	const entries = [...scanEntries(state.scan), ...reading.entries];
 	const pendingRead = entries.filter(isPending).map((entry) => String(entry.id));
 
-	// An empty start that shows a history (see EMPTY_START_MAX_NEW) decides now: no scan of a list that moves.
+	// An empty start that shows a history (EMPTY_START_MAX_NEW) decides now, without a scan.
 	const history =
 		state.emptyAtMs !== undefined &&
 		!seen.size &&
@@ -189,8 +183,7 @@ export async function pollGenerations(
 		run.n8n.logger.warn(
 			'Social Content Trigger: the list of generations shows none of those the trigger remembers (deleted, or another history): what it shows now is taken as the starting point and does not fire',
 		);
-		// A read over several polls kept only part of what it read: the next poll reads the list
-		// from the top as a starting point, so what it did not keep is not taken for new.
+		// A read over several polls kept only part of what it read: start again from the top.
 		if (state.scan) return { items: [], commit: family.commitOf(startOver(state)) };
 	}
 	if (state.emptyAtMs !== undefined && decided.listed.length > 0 && !decided.finished.length)
@@ -225,11 +218,8 @@ export async function pollGenerations(
 }
 
 /**
- * A read stops at a slice that shows a placed known generation and no unknown finished one, once
- * at least half a slice of known finished ones came in a row (running ones aside): one known
- * generation changed above new ones, on a page of running ones, is no stop (soak seed 51301). A
- * whole slice's worth of known ones in a row is a stop wherever it ends: old ones below what the
- * trigger remembers do not keep a read going (soak seed 52802).
+ * A read stops at a slice with a placed known one, either all known after half a slice of known
+ * ones in a row (one changed above new ones is no stop), or with a whole slice's worth in a row.
  */
 function stopRule(
 	isKnown: (entry: IDataObject) => boolean,
@@ -295,10 +285,9 @@ function scanEntries(scan: ScanState | undefined): IDataObject[] {
 }
 
 /**
- * What a read cut short keeps: unknown finished ones (the deepest MAX_SCAN_READ), where known ones
- * were, and where it left some out (GAP). Below the last known ones nothing is decided yet: if
- * nothing known comes further down it is all old, so the first SCAN_PREFIX there are kept too, to
- * be remembered with no gap between them and the known ones above (soak seed 52802).
+ * What a read cut short keeps: the deepest MAX_SCAN_READ unknown ones, where known ones were, and
+ * GAP where it left some out; also the first SCAN_PREFIX below the last known ones (all old if
+ * nothing known follows: remembered with no gap under the known ones).
  */
 function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => boolean): string[] {
 	const read: string[] = [];
@@ -316,7 +305,6 @@ function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => bo
 	const prefixEnd = Math.min(afterKnown + SCAN_PREFIX, gapAfter < 0 ? read.length : gapAfter);
 	const inPrefix = (index: number) => index >= afterKnown && index < prefixEnd;
 	let over = read.filter((text, index) => unknown(text) && !inPrefix(index)).length - MAX_SCAN_READ;
-	// The newest give way: they sit above the rest, so a later read finds them again.
 	const kept: string[] = [];
 	read.forEach((text, index) => {
 		const left = unknown(text) && !inPrefix(index) && over-- > 0;
@@ -337,10 +325,8 @@ interface GenerationReading extends Required<Omit<ListReading, 'length'>> {
 }
 
 /**
- * The list, newest first (from its end, `backward`, for a list that grows there), from the top or
- * from `from`, until a slice `stopAt` says decides, the end, or `untilMs`. An unpaged list is looked
- * at a slice at a time, so a quiet poll stops early. `turnIfOldestFirst`: stop after a first page
- * whose times show the list grows at its end (the caller reads it again backward).
+ * The list newest first (`backward` from its end), from the top or `from`, until `stopAt`, the end
+ * or `untilMs`, a slice at a time. `turnIfOldestFirst`: stop at a first page showing oldest first.
  */
 async function readGenerations(
 	run: PollRun,
@@ -348,10 +334,7 @@ async function readGenerations(
 		from?: PagePosition;
 		backward?: boolean;
 		turnIfOldestFirst?: boolean;
-		/**
-		 * A stop ends what is read at its page's end; the pages after it, to the end or `untilMs`, are
-		 * looked at for running ones only: one running deep in the list is known (soak seed 52702).
-		 */
+		/** After a stop, the pages to the end or `untilMs` are looked at for running ones only. */
 		startingPoint?: boolean;
 		stopAt: (slice: IDataObject[]) => boolean;
 		untilMs?: number;
@@ -373,7 +356,6 @@ async function readGenerations(
 		if (how.from && !stepped && !pages && list.length && !list.some(hasId)) return !(glitch = true);
 		if (!entries.length && !list.length) emptyList = true;
 		length += list.filter(hasId).length;
-		// Each slice is read only when its turn comes: a quiet poll over a long unpaged list reads one.
 		const slices = Math.ceil(list.length / SLICE);
 		let index = 0;
 		const pastStop = stopped;
@@ -383,7 +365,6 @@ async function readGenerations(
 				.map(normaliseGeneration)
 				.filter(hasId);
 			if (pages === 0 && index === 0 && how.turnIfOldestFirst) {
-				// The first page's times say the list grows at its end: the caller reads it backward.
 				const first = list.slice(0, MAX_SEEN).map(normaliseGeneration);
 				if (listDirection(first) === 'oldestFirst') {
 					direction = 'oldestFirst';
@@ -394,7 +375,7 @@ async function readGenerations(
 			// Read from its end, a list's last page may hold one changed generation: not a stop alone.
 			stopped ||= !(how.backward && pages === 0 && !how.from) && how.stopAt(slice);
 		}
-		// Past a stop, the page is looked at for running ones only (cheap): known wherever they sit.
+		// Past a stop, only running ones are looked at.
 		for (const entry of list.slice(index * SLICE)) {
 			const id = pendingGenerationId(entry);
 			if (id !== undefined) pendingElsewhere.push(id);
@@ -410,14 +391,13 @@ async function readGenerations(
 	const { unread, sawNone, lost } = stepped
 		? await stepBack(run, path, how.from!.page, how.readBefore!)
 		: { unread: [], sawNone: false, lost: false };
-	// Its place gone (a clean-up of many pages above it): it had decided nothing, so it reads
-	// again from the top, as if the polls before had not read (soak seed 53102: 38 lost before).
+	// Its place gone: it had decided nothing, so it reads again from the top.
 	if (lost) {
 		const fromTop = { ...how, from: undefined, readBefore: undefined };
 		return { ...(await readGenerations(run, fromTop)), restarted: true };
 	}
-	// A page above that showed no generation while the one the read goes on from shows some, or a
-	// read going on whose first answer holds none: not the list (a glitch); read again next poll.
+	// A page above showing none while the one it goes on from shows some, or a first answer
+	// holding none: a glitch, not the list; read again at the next poll.
 	const held = () => {
 		run.n8n.logger.warn(
 			'Social Content Trigger: an answer in the middle of a read going on held no generations; the read goes on from the same page at the next poll',
@@ -459,9 +439,8 @@ const SCAN_ANCHORS = 3;
 const SCAN_PREFIX = 50;
 
 /**
- * A read going on by page number finds where it stopped: generations deleted above it since move
- * what followed up, onto pages already read. From the page before `page` up, until a page shows
- * one it read (`readBefore`), what comes after that one is unread: returned in list order.
+ * Where a read going on by page stopped, once deletions above moved the rest up: from the page
+ * before `page` up to one showing an id it read, what follows that id is unread (in list order).
  */
 async function stepBack(
 	run: PollRun,
@@ -496,10 +475,7 @@ async function readPage(run: PollRun, path: string, at: PagePosition): Promise<u
 	return list;
 }
 
-/**
- * Emits what is due, oldest first, while the poll has time: an item each (or passed over by the
- * filters). One whose details or outputs cannot be read stays due with one more try counted.
- */
+/** Emits what is due, oldest first, while there is time; one not read stays due, a try counted. */
 async function emit(
 	run: PollRun,
 	options: TriggerOptions,
@@ -548,8 +524,7 @@ async function emit(
 				left.push([id, status, attempts]);
 				continue;
 			}
-			// n8n may not save a poll that emits nothing (the durable scheduler without cursors): the
-			// tries are also counted in this process, so they still add up.
+			// Also counted in this process: n8n may not save a poll that emits nothing.
 			const made = Math.max(attempts, tries.get(id) ?? 0) + 1;
 			if (made < MAX_ATTEMPTS) {
 				run.n8n.logger.warn(
@@ -559,7 +534,7 @@ async function emit(
 				tries.set(id, made);
 				continue;
 			}
-			// Never lost silently: after the last try it comes out with what failed, so the workflow can decide.
+			// After the last try it comes out with what failed: never lost silently.
 			items.push({
 				json: {
 					...(options.simplify ? simplifyGeneration(generation) : generation),
@@ -572,10 +547,7 @@ async function emit(
 	return { items, fired, due: left, firedUpToMs };
 }
 
-/**
- * Pending generations the list did not show (a later page, or a list that is cut short), asked
- * for by id, a few per poll. A 404 means the generation is gone: it can never finish.
- */
+/** Pending ones the list did not show, asked for by id, a few per poll; a 404 means gone. */
 async function askForUnseen(
 	run: PollRun,
 	unseen: string[],

@@ -6,18 +6,12 @@ import { apiRequest, type RunContext } from '../shared/transport';
 import { textHash } from './idMemory';
 
 /**
- * What a poll keeps beyond its own run, for both event families: where their state is saved, the
- * account it belongs to, the poll's time budget, and what this n8n process holds between polls.
- *
- * The state is saved in the node's static data, with two copies for the two ways n8n's durable
- * engine can leave it unsaved: the activation record (workflow static data, saved after every
- * activation; with durable cursors n8n does not commit a quiet activation poll's cursor), and the
- * quiet copy in this process (without cursors n8n saves nothing after a poll that emits nothing).
- * Only quiet polls are copied: an emitting poll whose save n8n abandons runs again and emits
- * again. A copy applies only on top of the saved state it grew from; `seq` picks the newest.
- *
- * A state belongs to an account: the instance and the `organization` GET /agents/ping reports
- * (hashed, nothing secret). Another key of the same account keeps it; another account starts anew.
+ * What a poll keeps beyond its run, for both families: the saved state, its account, the time
+ * budget, what this process holds between polls. Besides the node's static data, two copies cover
+ * n8n's durable engine leaving a state unsaved: the activation record (a quiet activation poll's
+ * cursor is not committed) and this process's quiet copy (a poll that emits nothing is not saved;
+ * one that emits is run again). A copy applies only on the state it grew from; `seq` picks the
+ * newest. A state belongs to the instance and the `organization` of GET /agents/ping (hashed).
  */
 export type Family = 'generations' | 'posts';
 
@@ -38,10 +32,7 @@ export function triggerKey(ctx: IPollFunctions): string {
 	return `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`;
 }
 
-/**
- * Most time one poll spends (ms): well inside n8n's poll timeout (45 s in the durable engine, which
- * abandons a longer poll and runs it again). What does not fit is carried to the next poll.
- */
+/** Most time one poll spends (ms): inside the durable engine's 45 s, past which it polls again. */
 export const POLL_TIME_BUDGET_MS = 20_000;
 
 /** The poll's budget: ours, or less when n8n gives the poll less (its durable engine says how much). */
@@ -69,9 +60,8 @@ const runningPolls = new Map<string, number>();
 const STUCK_POLL_MS = 60_000;
 
 /**
- * Marks this trigger's poll as running, or says no (undefined) when the last one still runs: n8n's
- * classic engine starts a poll at each tick even while the last one runs, and two polls would read
- * the same state and fire the same events. The answer ends the mark.
+ * Marks this trigger's poll as running, or undefined while the last one runs (the classic engine
+ * ticks regardless; two polls would fire the same events). The answer ends the mark.
  */
 export function startPoll(run: RunContext<IPollFunctions>): (() => void) | undefined {
 	const key = triggerKey(run.n8n);
@@ -85,10 +75,7 @@ export function startPoll(run: RunContext<IPollFunctions>): (() => void) | undef
 	};
 }
 
-/**
- * Failed tries per generation, per trigger, in this process: a floor under the state's count, for
- * the engine that does not save a poll that emits nothing. Lost at a restart (then counted anew).
- */
+/** Failed tries per generation in this process: a floor for polls n8n does not save. */
 const triesByTrigger = new Map<string, Map<string, number>>();
 /** Tries kept per trigger, at most: only generations still due matter. */
 const MAX_TRIES_KEPT = 2000;
@@ -105,11 +92,7 @@ function recordKey(ctx: IPollFunctions): string {
 	return `socialContentTrigger:${ctx.getNode().id}`;
 }
 
-/**
- * The quiet copy of each trigger's family, with a hash of the saved state it grew from and one of
- * itself: the classic engine keeps a poll's unsaved state in memory, so the next poll reads the
- * copy itself back, and its copy still grows from what n8n saved.
- */
+/** Each trigger family's quiet copy, with hashes of the state it grew from and of itself. */
 const quietCopies = new Map<string, { base: string; hash: string; state: Sequenced }>();
 /** The saved state each poll started from (hashed), per family: the base of a copy it makes. */
 const basesOfPoll = new WeakMap<IPollFunctions, Map<Family, string>>();
@@ -118,11 +101,7 @@ const MAX_QUIET_COPIES = 1000;
 /** The base of a quiet copy made when nothing was saved yet. */
 const NO_STATE = '-';
 
-/**
- * The newest of the node's state and its copies. A starting point taken by a poll that n8n did not
- * save (the activation poll failed, then a scheduled one took it) is kept as a quiet copy too, but
- * an activation never starts from one: it takes its own.
- */
+/** The newest of the node's state and its copies; an activation with nothing saved takes its own. */
 function newestState<State extends Sequenced>(
 	ctx: IPollFunctions,
 	family: Family,
@@ -146,10 +125,7 @@ function newestState<State extends Sequenced>(
 	return newest;
 }
 
-/**
- * Saves a poll's state: into the node's static data (under the family's name), the activation record at
- * activation (`forRecord` may trim it), the quiet copy when the poll emitted nothing.
- */
+/** Saves a poll's state: static data, the activation record at activation, the quiet copy when quiet. */
 function saveState<State extends Sequenced>(
 	ctx: IPollFunctions,
 	family: Family,
@@ -186,10 +162,7 @@ export interface FamilyStorage<State extends Sequenced> {
 	forRecord?: (state: State) => State;
 }
 
-/**
- * A family's state for this poll (the newest copy), and the commit that saves the next one. A
- * state of another account counts as none.
- */
+/** A family's state for this poll (another account's is none), and the commit saving the next. */
 export async function openFamily<State extends Sequenced>(
 	run: RunContext<IPollFunctions>,
 	family: Family,
@@ -226,11 +199,7 @@ export async function openFamily<State extends Sequenced>(
 	};
 }
 
-/**
- * The account the trigger reads, hashed: the instance and the organization GET /agents/ping
- * reports. An answer without one leaves the credential chosen (its id, never its secret) to stand
- * for the account.
- */
+/** The account, hashed: instance and organization; else the credential's id (never a secret). */
 async function accountOf(run: RunContext<IPollFunctions>): Promise<string> {
 	return await run.once('account', async () => {
 		const { baseURL } = await run.connectionFor(undefined);
@@ -249,11 +218,9 @@ async function accountOf(run: RunContext<IPollFunctions>): Promise<string> {
 const polledContexts = new WeakSet<IPollFunctions>();
 
 /**
- * Whether this is the poll n8n runs while activating the trigger, where a thrown error fails the
- * activation instead of being reported. n8n says so in two ways: its durable scheduler gives each
- * scheduled poll a new context, in activation mode 'update', with a poll budget shorter than the
- * five minutes of other polls (the activation poll has none of its own); the classic engine keeps
- * one context for an activation, whose first poll is the activation poll.
+ * Whether n8n runs this poll while activating (a thrown error fails the activation): the durable
+ * scheduler gives each scheduled poll a new 'update' context with a budget under five minutes; the
+ * classic engine keeps one context per activation, whose first poll is the activation poll.
  */
 export function isActivationPoll(ctx: IPollFunctions): boolean {
 	const first = !polledContexts.has(ctx);

@@ -2,26 +2,16 @@ import type { PostRecord } from '../shared/shapes';
 import { KeyMemory } from './idMemory';
 
 /**
- * What the trigger remembers of posts between polls, and how it decides which posts went out or
- * failed since. GET /posts lists a date range, in no stated order, with no paging; a post's date
- * is when it is due, not when it went out. So the decision rests on what each read shows:
- *
- * 1. Outcomes (`final`): "id|published" for every post read published, "id|failed|due date" (and
- *    "id|failed") for every failure (fired, passed over by the filters, or already so at
- *    activation). A publication held never fires again, whatever else changes: its text, its date,
- *    its link. A failure at a new date (a post queued again that fails again) is judged by rules 2
- *    and 3, so a failed post only moved to an old date does not fire. The one change no read can
- *    see: a post that fails again at the same due date with no read between that shows it waiting.
- * 2. Waiting posts (`waiting`): ids read queued, scheduled or as drafts. One read later with an
- *    outcome fires, however late it went out; so does one read before with the other outcome
- *    (failed, then retried and published between two reads). One read waiting again (rescheduled after a
- *    failure) loses its outcomes: its next outcome is a new event.
- * 3. Due dates: a post never read waiting (created and sent between two reads) fires when it is
- *    due no earlier than LATE_GRACE_MS before the last read. An unknown post with an outcome and
- *    an older date was not in that read, so it was moved there in time: it does not fire.
- *
- * A read with no posts in it (an empty or unrecognisable answer) moves nothing. Size: at most
- * MAX_FINAL + MAX_WAITING hashes (under 32 KiB as JSON), the oldest giving way first.
+ * What the trigger remembers of posts, and how it decides which went out or failed since. GET
+ * /posts lists a date range, unordered, unpaged; a post's date is when it is due. So:
+ * 1. Outcomes (`final`): "id|published", "id|failed|due date" and "id|failed". A publication held
+ *    never fires again; a failure at a new date is judged by rules 2 and 3. Invisible: a post that
+ *    fails again at the same date with no read between that shows it waiting.
+ * 2. Waiting (`waiting`): ids read queued, scheduled or drafts. One read later with an outcome
+ *    fires; one read failed and then published fires; one waiting again loses its outcomes.
+ * 3. Due dates: a post never read waiting fires when due no earlier than LATE_GRACE_MS before the
+ *    last read; an older date means it was moved there.
+ * A read with no posts moves nothing. At most MAX_FINAL + MAX_WAITING hashes, oldest give way.
  */
 export interface PostEventState {
 	v: 1;
@@ -90,8 +80,7 @@ export function decidePosts(
 			continue;
 		}
 		if (post.status !== 'published' && post.status !== 'failed') continue; // no state given: nothing to tell
-		// A publication is one event whatever its date and link (a link filled in later, a post moved);
-		// a failure is one per date, since a post queued again fails again at its new date.
+		// A publication is one event whatever its date and link; a failure is one per date.
 		const occurrence =
 			post.status === 'published' ? `${post.id}|published` : `${post.id}|failed|${date}`;
 		if (final.has(occurrence)) continue;
