@@ -102,8 +102,8 @@ const MUTANTS = [
 		name: 'scan-keeps-the-newest',
 		why: 'a read that goes on keeps the newest unknown generations, not the deepest (the oldest)',
 		file: `${TRIGGER}/pollGenerations.ts`,
-		from: 'return read.filter((text) => text === KNOWN_RUN || over-- <= 0);',
-		to: 'let kept = 0;\n\treturn read.filter((text) => text === KNOWN_RUN || kept++ < MAX_SCAN_READ + Math.min(0, over));',
+		from: 'const left = unknown(text) && !inPrefix(index) && over-- > 0;',
+		to: 'const left = unknown(text) && !inPrefix(index) && read.slice(index).filter(unknown).length <= over;',
 	},
 	{
 		name: 'stop-hides-running',
