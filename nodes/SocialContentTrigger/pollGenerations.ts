@@ -305,6 +305,7 @@ function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => bo
 	const prefixEnd = Math.min(afterKnown + SCAN_PREFIX, gapAfter < 0 ? read.length : gapAfter);
 	const inPrefix = (index: number) => index >= afterKnown && index < prefixEnd;
 	let over = read.filter((text, index) => unknown(text) && !inPrefix(index)).length - MAX_SCAN_READ;
+	// The newest give way: they sit above the rest, so a later read finds them again.
 	const kept: string[] = [];
 	read.forEach((text, index) => {
 		const left = unknown(text) && !inPrefix(index) && over-- > 0;
@@ -356,6 +357,7 @@ async function readGenerations(
 		if (how.from && !stepped && !pages && list.length && !list.some(hasId)) return !(glitch = true);
 		if (!entries.length && !list.length) emptyList = true;
 		length += list.filter(hasId).length;
+		// A slice is normalised only when its turn comes: a quiet poll over a long list reads one.
 		const slices = Math.ceil(list.length / SLICE);
 		let index = 0;
 		const pastStop = stopped;
