@@ -574,6 +574,9 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	// Finished ones deeper than the memory reaches at the latest starting point: the memory never
 	// held them, wherever a clean-up moves them later (soak seed 50801).
 	const beyondStart = new Set<string>();
+	// Finished ones the list showed deeper than the memory reaches at a poll since: dropped out of
+	// it, and a clean-up that later brings them nearer the top does not put them back (seed 54803).
+	const outOfMemory = new Set<string>();
 	// Lists with finish times: the latest finish the first starting point's read showed.
 	let firstStartShowedUpTo = -Infinity;
 	// Another account's key: what finished before its starting point is not this account's work
@@ -612,6 +615,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 		scenario.shape.oldestFirst ? length - 1 - rank : rank;
 	const startingPointReach = () => {
 		beyondStart.clear();
+		outOfMemory.clear();
 		const list = finished();
 		list.forEach(({ id }, rank) => {
 			if (depthOf(rank, list.length) >= memoryReach()) beyondStart.add(id);
@@ -732,7 +736,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				if (change.kind === 'touch') {
 					// Its depth counted from the newest end; finish times place it old only when it
 					// finished more than a minute before the newest, which histories here never span.
-					const deep = depthOf(rank, list.length) >= memoryReach() || beyondStart.has(id);
+					const deep =
+						depthOf(rank, list.length) >= memoryReach() ||
+						beyondStart.has(id) ||
+						outOfMemory.has(id);
 					// In a cut list, one the last read did not show (brought into view since) is as deep.
 					const unseen =
 						(scenario.shape.window !== undefined &&
@@ -787,6 +794,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	/** A poll reads the list; `answer` is what it shows (null: an answer with no list in it). */
 	const readsList = (answer: Array<{ id: string; status: string }> | null = service.listed()) => {
 		if (!answer) return;
+		const list = finished();
+		list.forEach(({ id }, rank) => {
+			if (depthOf(rank, list.length) >= MEMORY_FLOOR) outOfMemory.add(id);
+		});
 		if (replacedSince()) started = emptyStart = false;
 		unreadAny.clear();
 		// A new starting point knows only what its own read shows.
