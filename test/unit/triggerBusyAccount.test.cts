@@ -44,13 +44,18 @@ async function started(
 	return { service, n8n };
 }
 
+/** Activated over 37 old ones, then deactivated while `size` finish (pages answer in 300 ms). */
+async function afterOutage(shape: ListShape, size: number) {
+	const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 37));
+	n8n.deactivate();
+	service.pageDelayMs = 300;
+	return { service, n8n, backlog: service.createDoneMany('b_', size) };
+}
+
 describe('a backlog deeper than one poll reads', () => {
 	test('pages of 20 at 300 ms, 1,499 finished while n8n was down: every one fires once, oldest first, and the backlog drains', async () => {
 		const shape: ListShape = { timestamps: 'none', order: 'creation', pageSize: 20 };
-		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 37));
-		n8n.deactivate();
-		service.pageDelayMs = 300;
-		const backlog = service.createDoneMany('b_', 1499);
+		const { service, n8n, backlog } = await afterOutage(shape, 1499);
 		// Activated again, its state kept: the first poll and those after it drain the backlog.
 		const fired: string[] = ids(await n8n.activate());
 		const perPoll: number[] = [fired.length];
@@ -76,10 +81,7 @@ describe('a clean-up while a backlog is read', () => {
 		'pages of 7 at 300 ms: the %i newest deleted before each of the first 20 polls of a read of %i that finished while n8n was down: every other one fires once (soak seed 50601)',
 		async (deleted, size) => {
 			const shape: ListShape = { timestamps: 'none', order: 'creation', pageSize: 7 };
-			const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 37));
-			n8n.deactivate();
-			service.pageDelayMs = 300;
-			const backlog = service.createDoneMany('b_', size);
+			const { service, n8n, backlog } = await afterOutage(shape, size);
 			const fired: string[] = ids(await n8n.activate());
 			// Above where the read going on stopped, generations are deleted before each poll.
 			const gone = new Set<string>();
@@ -101,13 +103,10 @@ describe('a clean-up while a backlog is read', () => {
 
 	test('pages of 7 at 300 ms, 997 finished while n8n was down; after the first poll 90 % of the newest half is deleted, more than 10 pages above where the read stopped: every other one fires once (soak seed 53102)', async () => {
 		const shape: ListShape = { timestamps: 'finish', order: 'update', pageSize: 7 };
-		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 37));
-		n8n.deactivate();
-		service.pageDelayMs = 300;
-		const backlog = service.createDoneMany('b_', 997);
+		const { service, n8n, backlog } = await afterOutage(shape, 997);
 		const fired = ids(await n8n.activate());
 		const newestHalf = backlog.slice(-Math.ceil(backlog.length / 2));
-		const gone = newestHalf.filter((_, index) => index % 10 !== 0 && !fired.includes(_));
+		const gone = newestHalf.filter((id, index) => index % 10 !== 0 && !fired.includes(id));
 		service.removeMany(gone);
 		for (let poll = 0; poll < 40; poll++) fired.push(...ids(await n8n.poll()));
 		expect(n8n.pollErrors).toEqual([]);
@@ -151,10 +150,7 @@ describe('an answer with no list while a backlog is read', () => {
 			pageSize: 7,
 			oldestFirst: true,
 		};
-		const { service, n8n } = await started(shape, (s) => s.createDoneMany('old_', 37));
-		n8n.deactivate();
-		service.pageDelayMs = 300;
-		const backlog = service.createDoneMany('b_', 499);
+		const { service, n8n, backlog } = await afterOutage(shape, 499);
 		const fired = ids(await n8n.activate());
 		service.listAnswers.push([200, { message: 'maintenance' }]);
 		for (let poll = 0; poll < 40 && fired.length < backlog.length; poll++)
