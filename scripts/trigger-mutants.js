@@ -95,8 +95,8 @@ const MUTANTS = [
 		name: 'future-finish-believed',
 		why: 'a finish time in 2099 is believed: every later generation is placed old',
 		file: `${TRIGGER}/generationState.ts`,
-		from: 'finishedAt !== undefined && finishedAt <= nowMs + FUTURE_FINISH_MARGIN_MS',
-		to: 'finishedAt !== undefined',
+		from: '(finishedAt ?? Infinity) <= nowMs + FUTURE_FINISH_MARGIN_MS ?',
+		to: 'true ?',
 	},
 	{
 		name: 'scan-keeps-the-newest',

@@ -105,9 +105,9 @@ export class SocialContentTrigger implements INodeType {
 			),
 			simplify,
 		};
+		const run = new RunContext(this);
 		if (this.getMode() === 'manual') {
 			// Fetch Test Event: the latest matching generation and post; the state is left alone.
-			const run = new RunContext(this);
 			const items = [
 				generations.statuses.length ? await latestGeneration(run, generations) : undefined,
 				posts.statuses.length ? await latestPost(run, posts) : undefined,
@@ -115,7 +115,6 @@ export class SocialContentTrigger implements INodeType {
 			return items.length ? [items] : null;
 		}
 		const activation = isActivationPoll(this);
-		const run = new RunContext(this);
 		const endPoll = startPoll(run);
 		if (!endPoll) {
 			this.logger.debug(

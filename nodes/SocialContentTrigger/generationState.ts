@@ -45,6 +45,9 @@ export interface GenerationState {
 }
 
 export type DueGeneration = [id: string, status: string, tries: number];
+export function newlyDue(entry: IDataObject): DueGeneration {
+	return [String(entry.id), String(entry.status), 0];
+}
 
 /**
  * A read cut short by the poll's time: the page to go on from, and what it read in list order:
@@ -93,7 +96,7 @@ export function isPending(generation: IDataObject): boolean {
 
 export const keyOf = (id: string, status: string): string => `${id}|${status}`;
 const idOfKey = (key: string): string => key.slice(0, key.lastIndexOf('|'));
-const entryKey = (entry: IDataObject) => keyOf(String(entry.id), String(entry.status));
+export const entryKey = (entry: IDataObject) => keyOf(String(entry.id), String(entry.status));
 
 /** One poll's reading of the list: the entries in list order, and how the read ended. */
 export interface ListReading {
@@ -128,9 +131,7 @@ export interface Plan {
 /** A finish time n8n can believe: not ahead of its clock by more than the margin. */
 export function believableFinishMs(entry: IDataObject, nowMs: number): number | undefined {
 	const finishedAt = finishTimeMs(entry);
-	return finishedAt !== undefined && finishedAt <= nowMs + FUTURE_FINISH_MARGIN_MS
-		? finishedAt
-		: undefined;
+	return (finishedAt ?? Infinity) <= nowMs + FUTURE_FINISH_MARGIN_MS ? finishedAt : undefined;
 }
 
 /** The state at the starting point: every finished generation read is old; pending ones are remembered. */
@@ -155,11 +156,8 @@ export function baseline(reading: ListReading, nowMs: number): GenerationState {
 	);
 }
 
-/** What the decisions need of a memory. */
-export type KeyLookup = Pick<KeyMemory, 'has' | 'size'>;
-
 /** Whether an entry is one the state knows as finished (remembered, or decided and waiting). */
-export function knownTo(seen: KeyLookup, due: Set<string>): (entry: IDataObject) => boolean {
+export function knownTo(seen: KeyMemory, due: Set<string>): (entry: IDataObject) => boolean {
 	return (entry) =>
 		entry.knownRun === true ||
 		(!isPending(entry) && (seen.has(entryKey(entry)) || due.has(String(entry.id))));
@@ -170,7 +168,7 @@ export function plan(
 	state: GenerationState,
 	reading: ListReading,
 	nowMs: number,
-	seen: KeyLookup = new KeyMemory(state.seen),
+	seen = new KeyMemory(state.seen),
 ): Plan {
 	const due = new Set(state.due.map(([id]) => id));
 	const pending = new Set(state.pending);
@@ -226,7 +224,7 @@ export function plan(
 				!isPending(entry) && !known[index] && believableFinishMs(entry, nowMs) === undefined,
 		).length <= EMPTY_START_MAX_NEW;
 
-	const finished: Array<{ entry: IDataObject; index: number }> = [];
+	const finished: IDataObject[] = [];
 	const deferred = new Set<IDataObject>();
 	const stillPending: string[] = [];
 	entries.forEach((entry, index) => {
@@ -253,7 +251,7 @@ export function plan(
 			return onlyArrivals || (lowestKnown < 0 ? !replaced : index < lowestKnown);
 		})();
 		if (isNew && aboveGap.has(entry)) deferred.add(entry);
-		else if (isNew) finished.push({ entry, index });
+		else if (isNew) finished.push(entry);
 	});
 
 	// A read that stopped early saw at least its entries: a clean-up of them later is a shrink.
@@ -261,7 +259,7 @@ export function plan(
 		reading.length === undefined && state.shown !== undefined && entries.length > state.shown;
 	const elsewhere = reading.pendingElsewhere ?? [];
 	const shown = new Set([...entries.map((entry) => String(entry.id)), ...elsewhere]);
-	const firing = new Set(finished.map((found) => found.entry));
+	const firing = new Set(finished);
 	const unseenPending = state.pending.filter((id) => !shown.has(id));
 	const listed = entries
 		.filter(
@@ -364,39 +362,26 @@ function fit(state: GenerationState, seen: KeyMemory): GenerationState {
 const laterOf = (a: number | null, b: number | null): number | null =>
 	a === null ? b : b === null ? a : Math.max(a, b);
 
-function latestFinish(entries: IDataObject[], mark: number | null, nowMs: number): number | null {
-	let latest = mark;
-	for (const entry of entries) {
-		const finishedAt = believableFinishMs(entry, nowMs);
-		if (finishedAt !== undefined && (latest === null || finishedAt > latest)) latest = finishedAt;
-	}
-	return latest;
-}
+const latestFinish = (entries: IDataObject[], mark: number | null, nowMs: number) =>
+	entries.reduce(
+		(latest, entry) => laterOf(latest, believableFinishMs(entry, nowMs) ?? null),
+		mark,
+	);
 
 /** A paged list that shifted while it was read shows some ids twice: the first counts. */
 function dedupe(entries: IDataObject[]): IDataObject[] {
 	const shown = new Set<string>();
-	return entries.filter((entry) => {
-		const id = String(entry.id);
-		if (shown.has(id)) return false;
-		shown.add(id);
-		return true;
-	});
+	return entries.filter((entry) => !shown.has(String(entry.id)) && shown.add(String(entry.id)));
 }
 
 const unique = (ids: string[]): string[] => [...new Set(ids)];
 
 /** Oldest first: by finish time when both have one; else by list position, reversed (the list is newest first). */
-function oldestFirst(
-	found: Array<{ entry: IDataObject; index: number }>,
-	nowMs: number,
-): IDataObject[] {
-	const timed = found.map((item) => ({ ...item, time: believableFinishMs(item.entry, nowMs) }));
-	timed.sort((a, b) =>
-		a.time !== undefined && b.time !== undefined && a.time !== b.time
-			? a.time - b.time
-			: b.index - a.index,
-	);
+function oldestFirst(entries: IDataObject[], nowMs: number): IDataObject[] {
+	// Without a time NaN: the difference is NaN, falsy, and the position decides.
+	const timeOf = (entry: IDataObject) => believableFinishMs(entry, nowMs) ?? NaN;
+	const timed = entries.map((entry, at) => ({ entry, at, time: timeOf(entry) }));
+	timed.sort((a, b) => a.time - b.time || b.at - a.at);
 	return timed.map(({ entry }) => entry);
 }
 

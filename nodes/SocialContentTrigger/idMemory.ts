@@ -20,13 +20,10 @@ export class KeyMemory {
 	private readonly order: number[];
 	private readonly set: Set<number>;
 
-	/** From its base64 form, newest first. */
-	constructor(encoded = '') {
-		const bytes = Buffer.from(encoded, 'base64');
-		this.order = [];
-		for (let offset = 0; offset + HASH_BYTES <= bytes.length; offset += HASH_BYTES)
-			this.order.push(bytes.readUIntBE(offset, HASH_BYTES));
-		this.set = new Set(this.order);
+	/** From its base64 form or its hashes, newest first (a hash held twice counts once). */
+	constructor(encoded: string | number[] = '') {
+		this.set = new Set(typeof encoded === 'string' ? decoded(encoded) : encoded);
+		this.order = [...this.set];
 	}
 
 	has(key: string): boolean {
@@ -39,10 +36,7 @@ export class KeyMemory {
 
 	/** A new memory: these keys (newest first) on top, then the rest of this one, in its order. */
 	withOnTop(newestFirst: Iterable<string>): KeyMemory {
-		const next = new KeyMemory();
-		for (const key of newestFirst) next.push(keyHash(key));
-		for (const hash of this.order) next.push(hash);
-		return next;
+		return new KeyMemory([...[...newestFirst].map(keyHash), ...this.order]);
 	}
 
 	/** Remembers a key as the newest (no-op when it is held). */
@@ -67,12 +61,14 @@ export class KeyMemory {
 		kept.forEach((hash, index) => bytes.writeUIntBE(hash, index * HASH_BYTES, HASH_BYTES));
 		return bytes.toString('base64');
 	}
+}
 
-	private push(hash: number): void {
-		if (this.set.has(hash)) return;
-		this.set.add(hash);
-		this.order.push(hash);
-	}
+function decoded(encoded: string): number[] {
+	const bytes = Buffer.from(encoded, 'base64');
+	const count = Math.floor(bytes.length / HASH_BYTES);
+	return Array.from({ length: count }, (_, index) =>
+		bytes.readUIntBE(index * HASH_BYTES, HASH_BYTES),
+	);
 }
 
 /** Hashes that fit in `bytes` characters of base64 (6 bytes take 8 characters). */

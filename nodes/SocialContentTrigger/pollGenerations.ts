@@ -18,8 +18,10 @@ import {
 	EMPTY_START_MAX_NEW,
 	isCurrentState,
 	isPending,
+	entryKey,
 	keyOf,
 	knownTo,
+	newlyDue,
 	GAP,
 	KNOWN_RUN,
 	MAX_ATTEMPTS,
@@ -43,7 +45,6 @@ export interface TriggerOptions {
 	/** Format ids that fire; empty means all. */
 	formats: string[];
 	download: boolean;
-	/** Output simplified generations (see simplifyGeneration). */
 	simplify: boolean;
 }
 
@@ -110,8 +111,7 @@ export async function pollGenerations(
 	const isKnown = knownTo(seen, new Set(state.due.map(([id]) => id)));
 	// Known from a list's position (not only read by id): what the stop rule may rest on.
 	const unplaced = new Set(state.unplaced ?? []);
-	const isPlaced = (entry: IDataObject) =>
-		isKnown(entry) && !unplaced.has(keyOf(String(entry.id), String(entry.status)));
+	const isPlaced = (entry: IDataObject) => isKnown(entry) && !unplaced.has(entryKey(entry));
 	const backward = state.direction === 'oldestFirst';
 	const reading = await readGenerations(run, {
 		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
@@ -166,14 +166,8 @@ export async function pollGenerations(
 			`Social Content Trigger: the list of generations is deeper than one poll reads; ${scan.read.filter((text) => text !== KNOWN_RUN && text !== GAP).length} unknown so far, reading on from page ${scan.page} at the next poll`,
 		);
 		const emitted = await emit(run, options, state.due);
-		const decided = {
-			listed: [],
-			pending: [...new Set([...state.pending, ...pendingRead])].slice(0, MAX_PENDING),
-			finishedUpToMs: state.finishedUpToMs,
-			emptyAtMs: state.emptyAtMs,
-			shown: state.shown,
-			shownAtLeast: state.shownAtLeast,
-		};
+		const pending = [...new Set([...state.pending, ...pendingRead])].slice(0, MAX_PENDING);
+		const decided = { ...state, listed: [], pending };
 		const next = settle(state, decided, { ...emitted, resolvedPending: [], scan }, seen);
 		return { items: emitted.items, commit: family.commitOf(next) };
 	}
@@ -183,35 +177,29 @@ export async function pollGenerations(
 		run.n8n.logger.warn(
 			'Social Content Trigger: the list of generations shows none of those the trigger remembers (deleted, or another history): what it shows now is taken as the starting point and does not fire',
 		);
-		// A read over several polls kept only part of what it read: start again from the top.
-		if (state.scan) return { items: [], commit: family.commitOf(startOver(state)) };
+		// A read over several polls kept only part of what it read: a new start at the next poll.
+		const startAgain = { ...state, seq: state.seq + 1, scan: undefined, startAgain: true as const };
+		if (state.scan) return { items: [], commit: family.commitOf(startAgain) };
 	}
 	if (state.emptyAtMs !== undefined && decided.listed.length > 0 && !decided.finished.length)
 		run.n8n.logger.info(
 			'Social Content Trigger: the list was empty when the trigger started; the generations it shows now are taken as what was there before, and do not fire',
 		);
 	const { finished, resolvedPending, checked } = await askForUnseen(run, decided.unseenPending);
+	const decidedNow = [...decided.finished, ...finished];
 	const dueIds = new Set(state.due.map(([id]) => id));
-	const due: DueGeneration[] = [
-		...state.due,
-		...[...decided.finished, ...finished]
-			.filter((entry) => !dueIds.has(String(entry.id)))
-			.map((entry): DueGeneration => [String(entry.id), String(entry.status), 0]),
-	];
+	const fresh = decidedNow.filter((entry) => !dueIds.has(String(entry.id)));
+	const due = [...state.due, ...fresh.map(newlyDue)];
 	const listedNow = new Map(
 		[...entries, ...finished].map((entry) => [String(entry.id), entry] as const),
 	);
-	// Pending ids asked for by id this time go to the back of the line.
-	const pending = [
-		...decided.pending.filter((id) => !checked.includes(id)),
-		...decided.pending.filter((id) => checked.includes(id)),
-	];
+	// Pending ids asked for by id this time go to the back of the line (the sort is stable).
+	const asked = (id: string) => Number(checked.includes(id));
+	const pending = [...decided.pending].sort((a, b) => asked(a) - asked(b));
 	const readById = new Set(finished.map((entry) => String(entry.id)));
 	const emitted = await emit(run, options, due, listedNow, readById);
 	const fired = new Set(emitted.fired);
-	const open = [...decided.finished, ...finished]
-		.map((entry) => keyOf(String(entry.id), String(entry.status)))
-		.filter((key) => !fired.has(key));
+	const open = decidedNow.map(entryKey).filter((key) => !fired.has(key));
 	const outcome = { ...emitted, open, resolvedPending, readById };
 	const next = settle(state, { ...decided, pending }, outcome, seen);
 	return { items: emitted.items, commit: family.commitOf(next) };
@@ -241,36 +229,19 @@ function stopRule(
 	};
 }
 
-/** The state that takes a new starting point at the next poll. */
-function startOver(state: GenerationState): GenerationState {
-	return { ...state, seq: state.seq + 1, scan: undefined, startAgain: true };
-}
-
 /** A new starting point that keeps what the state it replaces still owed. */
-function startedAgain(
-	state: GenerationState,
-	start: GenerationState,
-	entries: IDataObject[],
-): GenerationState {
-	const wasPending = new Set(state.pending);
+function startedAgain(state: GenerationState, start: GenerationState, entries: IDataObject[]) {
 	const dueIds = new Set(state.due.map(([id]) => id));
 	const finishedNow = entries.filter(
 		(entry) =>
-			!isPending(entry) && wasPending.has(String(entry.id)) && !dueIds.has(String(entry.id)),
+			!isPending(entry) &&
+			state.pending.includes(String(entry.id)) &&
+			!dueIds.has(String(entry.id)),
 	);
 	const done = new Set(finishedNow.map((entry) => String(entry.id)));
-	return {
-		...start,
-		seq: state.seq + 1,
-		due: [
-			...state.due,
-			...finishedNow.map((entry): DueGeneration => [String(entry.id), String(entry.status), 0]),
-		],
-		pending: [...new Set([...start.pending, ...state.pending.filter((id) => !done.has(id))])].slice(
-			0,
-			MAX_PENDING,
-		),
-	};
+	const pending = [...new Set([...start.pending, ...state.pending.filter((id) => !done.has(id))])];
+	const due = [...state.due, ...finishedNow.map(newlyDue)];
+	return { ...start, seq: state.seq + 1, due, pending: pending.slice(0, MAX_PENDING) };
 }
 
 /** The entries a read cut short had read, as the decision sees them (see ScanState). */
@@ -357,6 +328,9 @@ async function readGenerations(
 		if (how.from && !stepped && !pages && list.length && !list.some(hasId)) return !(glitch = true);
 		if (!entries.length && !list.length) emptyList = true;
 		length += list.filter(hasId).length;
+		const first = () => list.slice(0, MAX_SEEN).map(normaliseGeneration);
+		if (!pages && how.turnIfOldestFirst && listDirection(first()) === 'oldestFirst')
+			return !(direction = 'oldestFirst');
 		// A slice is normalised only when its turn comes: a quiet poll over a long list reads one.
 		const slices = Math.ceil(list.length / SLICE);
 		let index = 0;
@@ -366,13 +340,6 @@ async function readGenerations(
 				.slice(index * SLICE, (index + 1) * SLICE)
 				.map(normaliseGeneration)
 				.filter(hasId);
-			if (pages === 0 && index === 0 && how.turnIfOldestFirst) {
-				const first = list.slice(0, MAX_SEEN).map(normaliseGeneration);
-				if (listDirection(first) === 'oldestFirst') {
-					direction = 'oldestFirst';
-					return false;
-				}
-			}
 			entries.push(...slice);
 			// Read from its end, a list's last page may hold one changed generation: not a stop alone.
 			stopped ||= !(how.backward && pages === 0 && !how.from) && how.stopAt(slice);
@@ -485,41 +452,26 @@ async function emit(
 	listed = new Map<string, IDataObject>(),
 	/** Read by id, not in a list: their finish times say nothing of what the list holds before them. */
 	readById = new Set<string>(),
-): Promise<{
-	items: INodeExecutionData[];
-	fired: string[];
-	due: DueGeneration[];
-	firedUpToMs: number | null;
-}> {
+) {
 	const items: INodeExecutionData[] = [];
 	const fired: string[] = [];
 	const left: DueGeneration[] = [];
 	const tries = triesOf(run.n8n);
 	let firedUpToMs: number | null = null;
-	const fire = (generation: IDataObject, key: string) => {
-		fired.push(key);
-		tries.delete(String(generation.id));
-		const finishedAt = believableFinishMs(generation, run.clock.now());
-		if (finishedAt !== undefined && !readById.has(String(generation.id)))
-			firedUpToMs = Math.max(firedUpToMs ?? finishedAt, finishedAt);
-	};
 	for (const [id, status, attempts] of due) {
 		const generation = listed.get(id) ?? { id, status, outputs: [] };
-		const key = keyOf(id, status);
 		// Out of time: the rest waits for the next poll, in the same order, untried.
 		if (timeLeft(run) < MIN_TIME_PER_GENERATION_MS) {
 			left.push([id, status, attempts]);
 			continue;
 		}
-		if (!options.statuses.includes(status)) {
-			fire(generation, key); // passed over for good: not an event this trigger listens to
-			continue;
-		}
 		try {
-			const detailed = await withDetails(run, generation);
-			if (!options.formats.length || options.formats.includes(String(detailed.format)))
-				items.push(await generationItem(run.n8n, run, detailed, options));
-			fire(generation, key);
+			// A status this trigger does not listen to is passed over for good.
+			if (options.statuses.includes(status)) {
+				const detailed = await withDetails(run, generation);
+				if (!options.formats.length || options.formats.includes(String(detailed.format)))
+					items.push(await generationItem(run.n8n, run, detailed, options));
+			}
 		} catch (error) {
 			// Cut off by the poll's budget, not by the generation: not a try.
 			if (timeLeft(run) <= 0) {
@@ -543,8 +495,12 @@ async function emit(
 					error: `Could not read this generation's ${options.download ? 'details or outputs' : 'details'} after ${made} tries: ${messageOf(error)}`,
 				},
 			});
-			fire(generation, key);
 		}
+		fired.push(keyOf(id, status));
+		tries.delete(id);
+		const finishedAt = believableFinishMs(generation, run.clock.now());
+		if (finishedAt !== undefined && !readById.has(id))
+			firedUpToMs = Math.max(firedUpToMs ?? finishedAt, finishedAt);
 	}
 	return { items, fired, due: left, firedUpToMs };
 }

@@ -29,9 +29,8 @@ const MAX_POST_PAGES = 20;
 const DAY_MS = 86_400_000;
 
 /**
- * One poll of posts: one read of the date range (see postState.ts), the posts that went out or
- * failed since, oldest first. The new state is saved by `commit`, once every part of the poll has
- * succeeded.
+ * One poll of posts: one read of the date range (postState.ts), what went out or failed since,
+ * oldest first; `commit` saves the state once every part of the poll has succeeded.
  */
 export async function pollPosts(
 	run: PollRun,

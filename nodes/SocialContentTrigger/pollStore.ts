@@ -28,9 +28,7 @@ export interface FamilyPoll {
 }
 
 /** One trigger (workflow and node) in this process. */
-export function triggerKey(ctx: IPollFunctions): string {
-	return `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`;
-}
+const triggerKey = (ctx: IPollFunctions) => `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`;
 
 /** Most time one poll spends (ms): inside the durable engine's 45 s, past which it polls again. */
 export const POLL_TIME_BUDGET_MS = 20_000;
@@ -44,15 +42,11 @@ export function pollBudgetMs(ctx: IPollFunctions): number {
 }
 
 /** The budget n8n gives this poll (its durable engine, and n8n-core's PollContext in 2.x); NaN when none. */
-function givenBudgetMs(ctx: IPollFunctions): number {
-	return typeof (ctx as Partial<IPollFunctions>).getPollBudgetMs === 'function'
-		? Number(ctx.getPollBudgetMs())
-		: NaN;
-}
+const givenBudgetMs = (ctx: Partial<IPollFunctions>): number =>
+	Number(ctx.getPollBudgetMs?.() ?? NaN);
 
-export function timeLeft(run: RunContext<IPollFunctions>): number {
-	return (run.deadlineMs ?? Infinity) - run.clock.now();
-}
+export const timeLeft = (run: RunContext<IPollFunctions>): number =>
+	(run.deadlineMs ?? Infinity) - run.clock.now();
 
 /** Start time of the poll running now, per trigger, in this process (see startPoll). */
 const runningPolls = new Map<string, number>();
@@ -88,9 +82,7 @@ export function triesOf(ctx: IPollFunctions): Map<string, number> {
 	return tries;
 }
 
-function recordKey(ctx: IPollFunctions): string {
-	return `socialContentTrigger:${ctx.getNode().id}`;
-}
+const recordKey = (ctx: IPollFunctions) => `socialContentTrigger:${ctx.getNode().id}`;
 
 /** Each trigger family's quiet copy, with hashes of the state it grew from and of itself. */
 const quietCopies = new Map<string, { base: string; hash: string; state: Sequenced }>();
@@ -154,20 +146,17 @@ function saveState<State extends Sequenced>(
 	}
 }
 
-/** How a family's state (in the node's static data under the family's name) is checked and copied. */
-export interface FamilyStorage<State extends Sequenced> {
-	/** Whether a value is a state of the layout this code reads (anything else counts as none). */
-	isCurrent: (state: unknown) => state is State;
-	/** What the activation record keeps of the state (all of it by default). */
-	forRecord?: (state: State) => State;
-}
-
 /** A family's state for this poll (another account's is none), and the commit saving the next. */
 export async function openFamily<State extends Sequenced>(
 	run: RunContext<IPollFunctions>,
 	family: Family,
 	activation: boolean,
-	storage: FamilyStorage<State>,
+	storage: {
+		/** Whether a value is a state of the layout this code reads (anything else counts as none). */
+		isCurrent: (state: unknown) => state is State;
+		/** What the activation record keeps of the state (all of it by default). */
+		forRecord?: (state: State) => State;
+	},
 ): Promise<{
 	state: State | undefined;
 	commitOf: (next: State | undefined) => FamilyPoll['commit'];

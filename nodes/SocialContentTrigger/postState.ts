@@ -50,12 +50,8 @@ export function postWindow(
 
 /** The state at activation: every outcome read is old; waiting posts are remembered. */
 export function baselinePosts(posts: PostRecord[], readAtMs: number): PostEventState {
-	return decidePosts(
-		{ v: 1, seq: 0, final: '', waiting: '', readAtMs: Number.NEGATIVE_INFINITY },
-		posts,
-		readAtMs,
-		false,
-	).next;
+	const none = { v: 1 as const, seq: 0, final: '', waiting: '', readAtMs: -Infinity };
+	return decidePosts(none, posts, readAtMs, false).next;
 }
 
 /** Which posts of this read went out or failed since the state, oldest first, and the state after. */
@@ -79,7 +75,7 @@ export function decidePosts(
 			waiting.add(post.id);
 			continue;
 		}
-		if (post.status !== 'published' && post.status !== 'failed') continue; // no state given: nothing to tell
+		if (!hasOutcome(post)) continue; // no state given: nothing to tell
 		// A publication is one event whatever its date and link; a failure is one per date.
 		const occurrence =
 			post.status === 'published' ? `${post.id}|published` : `${post.id}|failed|${date}`;
@@ -112,16 +108,12 @@ function onePerId(posts: PostRecord[]): PostRecord[] {
 	const byId = new Map<string, PostRecord>();
 	for (const post of posts) {
 		const held = byId.get(post.id);
-		if (
-			!held ||
-			(held.status !== 'published' &&
-				held.status !== 'failed' &&
-				(post.status === 'published' || post.status === 'failed'))
-		)
-			byId.set(post.id, post);
+		if (!held || (!hasOutcome(held) && hasOutcome(post))) byId.set(post.id, post);
 	}
 	return [...byId.values()];
 }
+
+const hasOutcome = (post: PostRecord) => post.status === 'published' || post.status === 'failed';
 
 /** When it went out where the service says, else when it was due; the list's order breaks ties. */
 export function postTimeMs(post: PostRecord): number {

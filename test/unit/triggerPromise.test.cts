@@ -15,6 +15,7 @@ import {
 	MAX_DUE,
 	type GenerationState,
 } from '../../nodes/SocialContentTrigger/generationState';
+import { KeyMemory } from '../../nodes/SocialContentTrigger/idMemory';
 import { clockNow } from '../helpers/clock.cjs';
 import { apiKeyCredentials, pingAnswer, servePing } from '../helpers/fixtures.cjs';
 import {
@@ -165,8 +166,8 @@ describe('what decides, given a remembered hash', () => {
 		...baseline({ entries: [{ id: 'seed', status: 'done' }] }, clockNow()),
 		finishedUpToMs,
 	});
-	// A memory that holds every hash: what a collision with a new id looks like.
-	const everything = { has: () => true, size: 1 };
+	// A memory that holds the new id's hash too: what a collision with a new id looks like.
+	const holding = (...ids: string[]) => new KeyMemory().withOnTop(ids.map((id) => `${id}|done`));
 
 	test('a finish time after every one seen fires, whatever the memory says', () => {
 		const t = Date.UTC(2026, 10, 25);
@@ -179,7 +180,7 @@ describe('what decides, given a remembered hash', () => {
 				],
 			},
 			clockNow(),
-			everything,
+			holding('new', 'seed'),
 		);
 		expect(decided.finished.map((entry) => entry.id)).toEqual(['new']);
 	});
@@ -194,7 +195,7 @@ describe('what decides, given a remembered hash', () => {
 				],
 			},
 			clockNow(),
-			everything,
+			holding('x', 'seed'),
 		);
 		expect(decided.finished).toEqual([]);
 	});
