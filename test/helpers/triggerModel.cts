@@ -763,6 +763,12 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 
 	const activated = (result: PollResult) => {
 		recordOnly = scenario.engine === 'durableCursors' && result === null;
+		// The next poll's state grows from the record's memory: those deeper than it reaches are out
+		// of the memory for good, also once a scheduled poll has returned (soak seed 54901).
+		const list = recordOnly ? finished() : [];
+		list.forEach(({ id }, rank) => {
+			if (depthOf(rank, list.length) >= RECORD_REACH) outOfMemory.add(id);
+		});
 		return result;
 	};
 	/** A scheduled poll; one that returns commits the durable cursor. */
