@@ -6,7 +6,13 @@ import nock from 'nock';
 import { sendAuthenticated } from '../../nodes/shared/transport/connection';
 
 import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/shared/transport';
-import { quotaUsedUp, RetryAfterUnit, retryAfter } from '../../nodes/shared/transport/rateLimit';
+import { RequestPacer } from '../../nodes/shared/transport/pacing';
+import {
+	quotaUsedUp,
+	refusalLimit,
+	RetryAfterUnit,
+	retryAfter,
+} from '../../nodes/shared/transport/rateLimit';
 import { clockNow } from '../helpers/clock.cjs';
 import { downloadEvents } from '../helpers/probeNode.cjs';
 import { assertNoSecrets } from '../helpers/harness.cjs';
@@ -264,6 +270,26 @@ describe('transport: 429', () => {
 		expect(error.description).toContain('Max Rate Limit Wait');
 		expect(error.httpCode).toBe('429');
 		expect(calls).toBe(1);
+	});
+
+	test.each([
+		[{ ...limited, limit: 20 }, 20],
+		[{ ...limited, limit: '20' }, 20],
+		[{ ...limited, limit: '100/hour' }, undefined],
+		[{ ...limited, limit: 0 }, undefined],
+		[{ code: 'RATE_LIMITED', retryAfter: 0.02 }, undefined],
+	])("the 429's limit reaches the pacer when it is a count: %j → %s", async (body, expected) => {
+		const refused = jest.spyOn(RequestPacer.prototype, 'refused');
+		try {
+			const scope = api().get(PING).reply(429, body).get(PING).reply(200, { ok: true });
+			const result = await probe({ path: '/agents/ping' });
+			expect(result.error).toBeUndefined();
+			expect(refused).toHaveBeenCalledTimes(1);
+			expect(refused.mock.calls[0][4]).toBe(expected);
+			scope.done();
+		} finally {
+			refused.mockRestore();
+		}
 	});
 
 	test('past the user cap with no header: read short (30 ms) until the service keeps refusing, then as seconds: 3 requests, then the error names 30 s', async () => {
@@ -591,6 +617,24 @@ describe('retryAfter', () => {
 		},
 	);
 });
+
+test.each([
+	[{ limit: 20 }, 20],
+	[{ limit: ' 60 ' }, 60],
+	[{ limit: 2.5 }, 2.5],
+	[{ limit: '100/hour' }, undefined],
+	[{ limit: '' }, undefined],
+	[{ limit: 0 }, undefined],
+	[{ limit: -1 }, undefined],
+	[{ limit: null }, undefined],
+	[{}, undefined],
+	[undefined, undefined],
+])(
+	"a 429's limit %j is a count (%s) only when it is a positive number or its text",
+	(body, expected) => {
+		expect(refusalLimit(body)).toBe(expected);
+	},
+);
 
 describe('rate-limit headers of an accepted answer (the real backend sends them; the spec shows none)', () => {
 	const now = Date.UTC(2030, 0, 1, 0, 0, 0);

@@ -9,7 +9,7 @@ import {
 	type RequestLine,
 } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
-import { quotaUsedUp, refusalWait } from './rateLimit';
+import { quotaUsedUp, refusalLimit, refusalWait } from './rateLimit';
 import { withoutSecrets } from '../shapes/secrets';
 import type { ApiContext, RunContext } from './runContext';
 
@@ -146,7 +146,13 @@ export async function exchange(
 				};
 				throw rateLimitError(ctx.getNode(), connection, request, body, spent, itemIndex);
 			}
-			const ownWaitMs = pacer.refused(run.clock.now(), waitMs, asked.wholeSeconds, ticket);
+			const ownWaitMs = pacer.refused(
+				run.clock.now(),
+				waitMs,
+				asked.wholeSeconds,
+				ticket,
+				refusalLimit(body),
+			);
 			waitedForRateLimitMs += ownWaitMs;
 			await run.clock.wait(ownWaitMs, signal);
 			continue;

@@ -5,8 +5,10 @@
  * these phases (`Phase`):
  *
  * - `unpaced` until the first 429: what got through until then is the limiter's burst. A wait in
- *   whole seconds gives the first guess at once (the burst over its own time plus the wait, which
- *   the service rounded up). A fractional wait is exact, so it is worth one more unpaced cycle:
+ *   whole seconds gives the first guess at once: the burst over its own time plus the wait, which
+ *   the service rounded up; or, when the burst got the 429's `limit` through, `limit` per wait (a
+ *   burst that got more straddled a reset: one window, not two). A fractional wait is exact, so it
+ *   is worth one more unpaced cycle:
  * - `measuring`: what the limiter gives back over that known time is its rate.
  * - `paced`: requests spaced a little under the pace. One that holds CONFIRM_MS is the new floor,
  *   and the next is tried (up a step, or halfway to the lowest pace that drew a 429) while that
@@ -55,6 +57,8 @@ export class RequestPacer {
 	private provenPace = 0;
 	/** What a refused request costs in waiting, as last seen (ms). */
 	private refusalCostMs = 0;
+	/** The 429s' `limit` when it is a count: no more than this gets through in one window. */
+	private windowLimit = Infinity;
 	/** The run's items, when it says how many: how many have started, and how many are through. */
 	private items: { total: number; started: number; done: number } | undefined;
 	/** Since the pace was last set: when its first request went out, and the accepted count then. */
@@ -100,10 +104,17 @@ export class RequestPacer {
 
 	/**
 	 * A 429 arrived at `now` for a request sent under `ticket`; it asks to wait `waitMs`, in whole
-	 * seconds (rounded up) when `coarse`. Returns how long the refused request waits before it takes
-	 * a new slot: all of it.
+	 * seconds (rounded up) when `coarse`, and says its `limit` when that is a count. Returns how
+	 * long the refused request waits before it takes a new slot: all of it.
 	 */
-	refused(now: number, waitMs: number, coarse: boolean, ticket: PacerTicket): number {
+	refused(
+		now: number,
+		waitMs: number,
+		coarse: boolean,
+		ticket: PacerTicket,
+		limit?: number,
+	): number {
+		if (limit !== undefined) this.windowLimit = limit;
 		const current = this.isCurrent(ticket);
 		this.pause(now + waitMs);
 		if (!current) return waitMs;
@@ -140,17 +151,17 @@ export class RequestPacer {
 	 */
 	relearn(waitMs: number): void {
 		if (this.bestFloor > 0) return this.setRate(this.rate);
-		const { pausedUntil, epoch, firstCycle, items } = this;
+		const { pausedUntil, epoch, firstCycle, items, windowLimit } = this;
 		Object.assign(this, new RequestPacer());
-		this.items = items;
+		Object.assign(this, { items, windowLimit });
 		this.pausedUntil = this.nextSlotAt = pausedUntil;
 		this.epoch = epoch + 1;
 		if (!firstCycle) return;
 		this.firstCycle = firstCycle;
 		this.burst = firstCycle.accepted;
 		this.refusalCostMs = waitMs;
-		this.provenPace = perWait(firstCycle.accepted, waitMs);
-		this.setRate(coarseFirstGuess(firstCycle.accepted, firstCycle.busyMs, waitMs));
+		this.provenPace = perWait(this.oneWindow(firstCycle.accepted) ?? firstCycle.accepted, waitMs);
+		this.setRate(this.coarseFirstGuess(firstCycle.accepted, firstCycle.busyMs, waitMs));
 	}
 
 	/** The pace now, in requests per second (Infinity before the first 429). */
@@ -188,9 +199,9 @@ export class RequestPacer {
 			pace = ((given * 1000) / Math.max(1, now - measuring.refusedAt)) * PACE.MARGIN;
 			burstStart = measuring.resumedAt;
 		} else {
-			pace = coarseFirstGuess(accepted, busyMs, waitMs);
+			pace = this.coarseFirstGuess(accepted, busyMs, waitMs);
 			burstStart = this.segment.start ?? now;
-			this.provenPace = perWait(accepted, waitMs);
+			this.provenPace = perWait(this.oneWindow(accepted) ?? accepted, waitMs);
 		}
 		this.setRate(pace);
 		// The burst counts against the new pace: the first paced request goes out when it would
@@ -246,6 +257,30 @@ export class RequestPacer {
 		const restMs = (this.requestsLeft() * 1000) / this.provenPace;
 		const short = restMs <= PACE.SHORT_RUN_WAITS * this.refusalCostMs;
 		return short && this.provenPace < pace ? this.provenPace : pace * PACE.FIRST_FAILURE_DROP;
+	}
+
+	/**
+	 * The first pace from a burst of `accepted` in `busyMs` cut short by a wait in whole seconds. A
+	 * burst that got the 429's `limit` through filled a window and ended within a wait of its
+	 * reset: `limit` per wait. Otherwise the burst over its time plus the wait, which the service
+	 * rounded up, so it counts as FIRST_GUESS_WAIT_CUT_MS shorter (slow answers lengthen the burst's
+	 * time, so the guess errs low).
+	 */
+	private coarseFirstGuess(accepted: number, busyMs: number, waitMs: number): number {
+		const window = this.oneWindow(accepted);
+		const trueWaitMs = Math.max(waitMs - PACE.FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS);
+		const overTime = (((window ?? accepted) * 1000) / (busyMs + trueWaitMs)) * PACE.MARGIN;
+		return window === undefined ? overTime : Math.max(perWait(window, waitMs), overTime);
+	}
+
+	/**
+	 * What one window let through, when a burst of `accepted` filled one: the 429's `limit`, if the
+	 * burst got that much through and no more than twice that (one reset). A burst that got more
+	 * shows the `limit` is no window's count (a rate a second beside a longer window).
+	 */
+	private oneWindow(accepted: number): number | undefined {
+		const limit = this.windowLimit;
+		return accepted >= limit && accepted <= 2 * limit ? limit : undefined;
 	}
 
 	/** At each request: a pace that held long enough is confirmed, and the phase moves on. */
@@ -340,15 +375,6 @@ export class RequestPacer {
 /** The pace of `accepted` requests per `waitMs`, a little under. */
 function perWait(accepted: number, waitMs: number): number {
 	return ((accepted * 1000) / waitMs) * PACE.MARGIN;
-}
-
-/**
- * The first pace from a burst cut short by a wait in whole seconds (a little under): the service
- * rounded the true wait up, so it counts as FIRST_GUESS_WAIT_CUT_MS shorter.
- */
-function coarseFirstGuess(accepted: number, busyMs: number, waitMs: number): number {
-	const trueWaitMs = Math.max(waitMs - PACE.FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS);
-	return ((accepted * 1000) / Math.max(1, busyMs + trueWaitMs)) * PACE.MARGIN;
 }
 
 export interface PacerTicket {

@@ -33,8 +33,7 @@ export function retryAfter(
 	now = Date.now(),
 	inSeconds = false,
 ): RetryAfter {
-	const hinted = (body as IDataObject | undefined)?.retryAfter;
-	const fromBody = typeof hinted === 'string' && hinted.trim() !== '' ? Number(hinted) : hinted;
+	const fromBody = numberOrText((body as IDataObject | undefined)?.retryAfter);
 	const fromHeader = headerWait(headers['retry-after'], now);
 	if (typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0) {
 		const whole = Number.isInteger(fromBody);
@@ -48,6 +47,21 @@ export function retryAfter(
 			: read;
 	}
 	return fromHeader ?? { ms: 1000, wholeSeconds: true };
+}
+
+/**
+ * A 429's `limit`, when it is a count (a positive number, or its text): the most its limiter lets
+ * through in one window or second, the spec shows neither which nor the window. Anything else
+ * (absent, "100/hour") is no count.
+ */
+export function refusalLimit(body: unknown): number | undefined {
+	const limit = numberOrText((body as IDataObject | undefined)?.limit);
+	return typeof limit === 'number' && Number.isFinite(limit) && limit > 0 ? limit : undefined;
+}
+
+/** A body field that may be a number or its text ("2"), as a number; anything else as it came. */
+function numberOrText(value: unknown): unknown {
+	return typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 }
 
 /**
