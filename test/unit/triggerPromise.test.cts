@@ -160,6 +160,22 @@ test('the credential changes to another account: a new starting point, none of i
 	info.mockRestore();
 });
 
+test.each(ENGINES)(
+	'%s: one running at activation, then a poll that reaches another account (a quiet new start), then it finishes: it fires once (soak seed 55001, shrunk)',
+	async (engine) => {
+		const service = new GenerationService(NO_TIMESTAMPS);
+		service.serve();
+		const running = 'running';
+		service.create(running);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		pingAnswer.organization = 'org_other';
+		expect(await quietPolls(n8n, 1)).toEqual([]);
+		service.finish(running, 'done');
+		expect(await quietPolls(n8n, 3)).toEqual([running]);
+	},
+);
+
 describe('what decides, given a remembered hash', () => {
 	const hour = 3_600_000;
 	const state = (finishedUpToMs: number): GenerationState => ({
