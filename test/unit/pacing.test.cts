@@ -410,7 +410,7 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		);
 	});
 
-	test('runs of any size against a fixed window of 20 a second, with whole-second waits, started anywhere in the window: ≥ 0.77 × the allowed rate (seeded property test)', () => {
+	test('runs of any size against a fixed window of 20 a second, with whole-second waits, with and without the 429 limit, started anywhere in the window: ≥ 0.77 × the allowed rate (seeded property test)', () => {
 		fc.assert(
 			fc.property(
 				fc.integer({ min: 30, max: 700 }),
@@ -418,13 +418,16 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 				fc.integer({ min: 1, max: 10 }),
 				fc.integer({ min: 1, max: 10 }),
 				fc.constantFrom('whole seconds', 'whole numbers, no header'),
-				(items, phaseMs, concurrency, latency, waits) => {
+				fc.constantFrom(20, undefined),
+				(items, phaseMs, concurrency, latency, waits, limit) => {
 					const result = simulate(
 						fixedWindow(20, 1000, phaseMs),
 						waits,
 						concurrency,
 						items,
 						latency,
+						1,
+						limit,
 					);
 					expect(result.early).toBe(0);
 					// The lowest of 1,500 random runs was 0.78× (0.69× before runs said their size).

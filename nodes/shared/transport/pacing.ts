@@ -260,11 +260,11 @@ export class RequestPacer {
 	}
 
 	/**
-	 * The first pace from a burst of `accepted` in `busyMs` cut short by a wait in whole seconds. A
-	 * burst that got the 429's `limit` through filled a window and ended within a wait of its
-	 * reset: `limit` per wait. Otherwise the burst over its time plus the wait, which the service
-	 * rounded up, so it counts as FIRST_GUESS_WAIT_CUT_MS shorter (slow answers lengthen the burst's
-	 * time, so the guess errs low).
+	 * The first pace from a burst of `accepted` in `busyMs` cut short by a wait in whole seconds:
+	 * the burst over its time plus the wait, which the service rounded up, so it counts as
+	 * FIRST_GUESS_WAIT_CUT_MS shorter. Slow answers lengthen the burst's time, so that errs low: a
+	 * burst that filled a window (`oneWindow`) goes at least `limit` per wait, and counts no more
+	 * than `limit` (a straddled reset is one window, not two).
 	 */
 	private coarseFirstGuess(accepted: number, busyMs: number, waitMs: number): number {
 		const window = this.oneWindow(accepted);
