@@ -731,9 +731,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			if (reruns.has(id) || rerunQueued.has(id) || !finishedAt.has(id)) return;
 			// Documented: a read going on keeps the deepest unknown ones it read; one above them (or
 			// finished while it went on), run again before a read from the top, is found again as the
-			// run again (its outcome fires then).
-			if (unreadAny.has(id) || ((readGoingOn || finishedInRead.has(id)) && !fired.has(id)))
-				firstUnseen.add(id);
+			// run again (its outcome fires then). So is one decided new with more than the trigger
+			// holds due, not fired yet while the last poll emitted others (soak seed 55104).
+			const backlog = readGoingOn || lastEmitted > 0 || finishedInRead.has(id);
+			if (unreadAny.has(id) || (backlog && !fired.has(id))) firstUnseen.add(id);
 			service.rerun(id);
 			if (change.status === 'queued') {
 				rerunQueued.add(id);
