@@ -44,9 +44,12 @@ export interface GenerationState {
 	emptyAtMs?: number;
 }
 
-export type DueGeneration = [id: string, status: string, tries: number];
-export function newlyDue(entry: IDataObject): DueGeneration {
-	return [String(entry.id), String(entry.status), 0];
+/** `byId`: found finished by a read by id, not placed by a list (its finish time places nothing). */
+export type DueGeneration = [id: string, status: string, tries: number, byId?: 1];
+export function newlyDue(entry: IDataObject, byId = false): DueGeneration {
+	return byId
+		? [String(entry.id), String(entry.status), 0, 1]
+		: [String(entry.id), String(entry.status), 0];
 }
 
 /**

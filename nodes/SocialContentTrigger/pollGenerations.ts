@@ -189,15 +189,18 @@ export async function pollGenerations(
 	const decidedNow = [...decided.finished, ...finished];
 	const dueIds = new Set(state.due.map(([id]) => id));
 	const fresh = decidedNow.filter((entry) => !dueIds.has(String(entry.id)));
-	const due = [...state.due, ...fresh.map(newlyDue)];
+	const readById = new Set(finished.map((entry) => String(entry.id)));
+	const due = [
+		...state.due,
+		...fresh.map((entry) => newlyDue(entry, readById.has(String(entry.id)))),
+	];
 	const listedNow = new Map(
 		[...entries, ...finished].map((entry) => [String(entry.id), entry] as const),
 	);
 	// Pending ids asked for by id this time go to the back of the line (the sort is stable).
 	const asked = (id: string) => Number(checked.includes(id));
 	const pending = [...decided.pending].sort((a, b) => asked(a) - asked(b));
-	const readById = new Set(finished.map((entry) => String(entry.id)));
-	const emitted = await emit(run, options, due, listedNow, readById);
+	const emitted = await emit(run, options, due, listedNow);
 	const fired = new Set(emitted.fired);
 	const open = decidedNow.map(entryKey).filter((key) => !fired.has(key));
 	const outcome = { ...emitted, open, resolvedPending, readById };
@@ -240,7 +243,7 @@ function startedAgain(state: GenerationState, start: GenerationState, entries: I
 	);
 	const done = new Set(finishedNow.map((entry) => String(entry.id)));
 	const pending = [...new Set([...start.pending, ...state.pending.filter((id) => !done.has(id))])];
-	const due = [...state.due, ...finishedNow.map(newlyDue)];
+	const due = [...state.due, ...finishedNow.map((entry) => newlyDue(entry))];
 	return { ...start, seq: state.seq + 1, due, pending: pending.slice(0, MAX_PENDING) };
 }
 
@@ -450,32 +453,33 @@ async function emit(
 	options: TriggerOptions,
 	due: DueGeneration[],
 	listed = new Map<string, IDataObject>(),
-	/** Read by id, not in a list: their finish times say nothing of what the list holds before them. */
-	readById = new Set<string>(),
 ) {
 	const items: INodeExecutionData[] = [];
 	const fired: string[] = [];
 	const left: DueGeneration[] = [];
 	const tries = triesOf(run.n8n);
 	let firedUpToMs: number | null = null;
-	for (const [id, status, attempts] of due) {
+	for (const dueOne of due) {
+		const [id, status, attempts, byId] = dueOne;
 		const generation = listed.get(id) ?? { id, status, outputs: [] };
+		// What fired places the finish-time mark; one not listed now by its details, read by id.
+		let read = generation;
 		// Out of time: the rest waits for the next poll, in the same order, untried.
 		if (timeLeft(run) < MIN_TIME_PER_GENERATION_MS) {
-			left.push([id, status, attempts]);
+			left.push(dueOne);
 			continue;
 		}
 		try {
 			// A status this trigger does not listen to is passed over for good.
 			if (options.statuses.includes(status)) {
-				const detailed = await withDetails(run, generation);
+				const detailed = (read = await withDetails(run, generation));
 				if (!options.formats.length || options.formats.includes(String(detailed.format)))
 					items.push(await generationItem(run.n8n, run, detailed, options));
 			}
 		} catch (error) {
 			// Cut off by the poll's budget, not by the generation: not a try.
 			if (timeLeft(run) <= 0) {
-				left.push([id, status, attempts]);
+				left.push(dueOne);
 				continue;
 			}
 			// Also counted in this process: n8n may not save a poll that emits nothing.
@@ -484,7 +488,7 @@ async function emit(
 				run.n8n.logger.warn(
 					`Social Content Trigger: generation ${id} could not be read (try ${made} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${messageOf(error)}`,
 				);
-				left.push([id, status, made]);
+				left.push(byId ? [id, status, made, byId] : [id, status, made]);
 				tries.set(id, made);
 				continue;
 			}
@@ -498,8 +502,10 @@ async function emit(
 		}
 		fired.push(keyOf(id, status));
 		tries.delete(id);
-		const finishedAt = believableFinishMs(generation, run.clock.now());
-		if (finishedAt !== undefined && !readById.has(id))
+		// A due one a list placed, fired without a list showing it now (soak seed 55204: an answer
+		// with no list), still moves the mark, or a later read takes it for new.
+		const finishedAt = believableFinishMs(read, run.clock.now());
+		if (finishedAt !== undefined && !byId)
 			firedUpToMs = Math.max(firedUpToMs ?? finishedAt, finishedAt);
 	}
 	return { items, fired, due: left, firedUpToMs };

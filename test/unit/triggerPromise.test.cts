@@ -92,6 +92,26 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 			expect(await quietPolls(n8n, 3)).toEqual(['a', 'b']);
 		},
 	);
+
+	test('with finish times: one whose details cannot be read at its first poll comes out at a poll whose answer holds no list, and never fires again (soak seed 55204)', async () => {
+		const service = new GenerationService({
+			timestamps: 'finish',
+			order: 'completion',
+			outputsInList: false,
+		});
+		service.serve();
+		service.createDoneMany('old_', 3);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		expect(await quietPolls(n8n, 1)).toEqual([]);
+		const fresh = service.createDoneMany('new_', 5);
+		service.detailFailures.set('new_4', Infinity);
+		expect(await quietPolls(n8n, 1)).toEqual(fresh.slice(0, 4));
+		service.detailFailures.delete('new_4');
+		service.listAnswers.push([200, { message: 'maintenance' }]);
+		expect(await quietPolls(n8n, 1)).toEqual(['new_4']); // due, fired with no list shown
+		expect(await quietPolls(n8n, 3)).toEqual([]);
+	});
 });
 
 test.each<Engine>(['durable', 'durableCursors'])(
