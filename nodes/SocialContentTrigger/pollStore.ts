@@ -8,10 +8,11 @@ import { textHash } from './idMemory';
 /**
  * What a poll keeps beyond its run, for both families: the saved state, its account, the time
  * budget, what this process holds between polls. Besides the node's static data, two copies cover
- * n8n's durable engine leaving a state unsaved: the activation record (a quiet activation poll's
- * cursor is not committed) and this process's quiet copy (a poll that emits nothing is not saved;
- * one that emits is run again). A copy applies only on the state it grew from; `seq` picks the
- * newest. A state belongs to the instance and the `organization` of GET /agents/ping (hashed).
+ * n8n's durable engine leaving a state unsaved: this process's quiet copy (a poll that emits
+ * nothing is not saved, the activation poll's cursor is not committed; one that emits is run
+ * again) and the activation record, its newest only, which outlives a restart. A copy applies
+ * only on the state it grew from; `seq` picks the newest, the quiet copy on a tie. A state
+ * belongs to the instance and the `organization` of GET /agents/ping (hashed).
  */
 export type Family = 'generations' | 'posts';
 
@@ -108,12 +109,15 @@ function newestState<State extends Sequenced>(
 		quiet !== undefined && (quiet.base === storedHash || quiet.hash === storedHash);
 	const onStored = grewFromStored && !(activation && stored === undefined) ? quiet : undefined;
 	let newest = stored;
-	for (const copy of [record?.[family], onStored?.state]) {
+	// This process's copy first: of the same poll, the record holds less (its newest only).
+	for (const copy of [onStored?.state, record?.[family]]) {
 		if (!isCurrent(copy)) continue;
 		if (newest === undefined || copy.seq > newest.seq) newest = copy;
 	}
 	if (!basesOfPoll.has(ctx)) basesOfPoll.set(ctx, new Map());
-	basesOfPoll.get(ctx)!.set(family, onStored ? onStored.base : storedHash);
+	// A copy this poll makes applies on the state n8n holds, also when this poll applied a copy
+	// (soak seed 55001: else the next poll finds its base gone and a finish is lost).
+	basesOfPoll.get(ctx)!.set(family, storedHash);
 	return newest;
 }
 
@@ -137,8 +141,9 @@ function saveState<State extends Sequenced>(
 	quietCopies.delete(quietKey);
 	const text = JSON.stringify(state);
 	const hash = textHash(text);
-	// n8n saves what the activation poll leaves, emitting or not: that is the base from then on.
-	const base = how.activation ? hash : basesOfPoll.get(ctx)?.get(family);
+	// Also at activation: the durable engine does not commit a quiet activation poll's cursor, so
+	// the next poll starts from the state this one started from (the classic saves it: its hash).
+	const base = basesOfPoll.get(ctx)?.get(family);
 	if (!how.emitted && base !== undefined) {
 		quietCopies.set(quietKey, { base, hash, state: JSON.parse(text) as Sequenced });
 		if (quietCopies.size > MAX_QUIET_COPIES)

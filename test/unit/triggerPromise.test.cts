@@ -120,6 +120,19 @@ test.each<Engine>(['durable', 'durableCursors'])(
 	},
 );
 
+test('durable cursors, a list sorted by update in pages of 101, 2,031 finished at activation (more than the activation record holds), a quiet poll: one 1,399 deep touched does not fire', async () => {
+	const service = new GenerationService({ timestamps: 'none', order: 'update', pageSize: 101 });
+	service.serve();
+	const old = service.createDoneMany('old_', 2031);
+	const n8n = new SimulatedN8n('durableCursors', { events: ['done'] }, apiKeyCredentials);
+	expect(await n8n.activate()).toBeNull(); // quiet: n8n commits no cursor
+	expect(await quietPolls(n8n, 1)).toEqual([]);
+	service.touch(old[old.length - 1 - 1399]);
+	expect(await quietPolls(n8n, 2)).toEqual([]);
+	service.createDone('new');
+	expect(await quietPolls(n8n, 2)).toEqual(['new']);
+});
+
 test('a list sorted by update, paged 10, 300 finished: the starting point reads them all, so an old one touched later does not fire', async () => {
 	const service = new GenerationService({ timestamps: 'none', order: 'update', pageSize: 10 });
 	service.serve();
