@@ -92,6 +92,35 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 			expect(await quietPolls(n8n, 3)).toEqual(['a', 'b']);
 		},
 	);
+
+	test('a list cut to its newest 100: 4 seen running only by quiet polls finish (failed) during a failed poll, 103 more finish, the workflow is saved with another credential of the same account: the 4 fire once (soak seed 55202)', async () => {
+		const service = new GenerationService({
+			timestamps: 'none',
+			order: 'creation',
+			pendingAt: 'bottom',
+			window: 100,
+			outputsInList: true,
+		});
+		service.serve();
+		service.createDone('old');
+		const n8n = new SimulatedN8n(engine, { events: ['done', 'failed'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		expect(await quietPolls(n8n, 1)).toEqual([]);
+		const running = ['r1', 'r2', 'r3', 'r4'];
+		for (const id of running) service.create(id);
+		expect(await quietPolls(n8n, 1)).toEqual([]); // seen running, nothing saved in n8n's store
+		for (const id of running) service.finish(id, 'failed');
+		service.listFailStatus = 429;
+		service.listFailures = 1;
+		expect(await quietPolls(n8n, 1)).toEqual([]);
+		expect(n8n.pollErrors).toHaveLength(1);
+		// The 4 drop out of the list's view, and so do the first 3 of these (never shown: not owed).
+		const inView = service.createDoneMany('new_', 103).slice(3);
+		n8n.credentialId = 'credential-2';
+		n8n.deactivate();
+		const fired = [...ids(await n8n.activate()), ...(await quietPolls(n8n, 4))];
+		expect([...fired].sort()).toEqual([...inView, ...running].sort());
+	});
 });
 
 test.each<Engine>(['durable', 'durableCursors'])(
