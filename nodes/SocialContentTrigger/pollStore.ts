@@ -8,10 +8,11 @@ import { textHash } from './idMemory';
 /**
  * What a poll keeps beyond its run, for both families: the saved state, its account, the time
  * budget, what this process holds between polls. Besides the node's static data, two copies cover
- * n8n's durable engine leaving a state unsaved: the activation record (a quiet activation poll's
- * cursor is not committed) and this process's quiet copy (a poll that emits nothing is not saved;
- * one that emits is run again). A copy applies only on the state it grew from; `seq` picks the
- * newest. A state belongs to the instance and the `organization` of GET /agents/ping (hashed).
+ * n8n's durable engine leaving a state unsaved: this process's quiet copy (a poll that emits
+ * nothing is not saved, the activation poll's cursor is not committed; one that emits is run
+ * again) and the activation record, its newest only, which outlives a restart. A copy applies
+ * only on a state it grew from; `seq` picks the newest, the quiet copy on a tie. A state
+ * belongs to the instance and the `organization` of GET /agents/ping (hashed).
  */
 export type Family = 'generations' | 'posts';
 
@@ -84,10 +85,10 @@ export function triesOf(ctx: IPollFunctions): Map<string, number> {
 
 const recordKey = (ctx: IPollFunctions) => `socialContentTrigger:${ctx.getNode().id}`;
 
-/** Each trigger family's quiet copy, with hashes of the state it grew from and of itself. */
-const quietCopies = new Map<string, { base: string; hash: string; state: Sequenced }>();
-/** The saved state each poll started from (hashed), per family: the base of a copy it makes. */
-const basesOfPoll = new WeakMap<IPollFunctions, Map<Family, string>>();
+/** Each trigger family's quiet copy, with hashes of the states it grew from and of itself. */
+const quietCopies = new Map<string, { bases: string[]; hash: string; state: Sequenced }>();
+/** The states a copy this poll makes may apply on (hashed), per family. */
+const basesOfPoll = new WeakMap<IPollFunctions, Map<Family, string[]>>();
 /** Triggers whose quiet copy is kept, at most (the oldest written give way). */
 const MAX_QUIET_COPIES = 1000;
 /** The base of a quiet copy made when nothing was saved yet. */
@@ -105,15 +106,21 @@ function newestState<State extends Sequenced>(
 	const storedHash = stored === undefined ? NO_STATE : textHash(JSON.stringify(stored));
 	const quiet = quietCopies.get(`${triggerKey(ctx)}/${family}`);
 	const grewFromStored =
-		quiet !== undefined && (quiet.base === storedHash || quiet.hash === storedHash);
+		quiet !== undefined && (quiet.bases.includes(storedHash) || quiet.hash === storedHash);
 	const onStored = grewFromStored && !(activation && stored === undefined) ? quiet : undefined;
 	let newest = stored;
-	for (const copy of [record?.[family], onStored?.state]) {
+	// This process's copy first: of the same poll, the record holds less (its newest only).
+	for (const copy of [onStored?.state, record?.[family]]) {
 		if (!isCurrent(copy)) continue;
 		if (newest === undefined || copy.seq > newest.seq) newest = copy;
 	}
 	if (!basesOfPoll.has(ctx)) basesOfPoll.set(ctx, new Map());
-	basesOfPoll.get(ctx)!.set(family, onStored ? onStored.base : storedHash);
+	// A copy this poll makes applies on the state n8n holds now (the durable engine saved a quiet
+	// activation's: soak seed 55001) and on those the copy it grew from did (the classic engine
+	// holds a quiet poll's state in memory only, and an activation reads the saved one: 55202).
+	// The first two are the saved ones, the last the one in memory.
+	const bases = [...new Set([...(onStored?.bases ?? []), storedHash])];
+	basesOfPoll.get(ctx)!.set(family, bases.length > 3 ? [bases[0], bases[1], storedHash] : bases);
 	return newest;
 }
 
@@ -137,10 +144,11 @@ function saveState<State extends Sequenced>(
 	quietCopies.delete(quietKey);
 	const text = JSON.stringify(state);
 	const hash = textHash(text);
-	// n8n saves what the activation poll leaves, emitting or not: that is the base from then on.
-	const base = how.activation ? hash : basesOfPoll.get(ctx)?.get(family);
-	if (!how.emitted && base !== undefined) {
-		quietCopies.set(quietKey, { base, hash, state: JSON.parse(text) as Sequenced });
+	// Also at activation: the durable engine does not commit a quiet activation poll's cursor, so
+	// the next poll starts from the state this one started from (the classic saves it: its hash).
+	const bases = basesOfPoll.get(ctx)?.get(family);
+	if (!how.emitted && bases !== undefined) {
+		quietCopies.set(quietKey, { bases, hash, state: JSON.parse(text) as Sequenced });
 		if (quietCopies.size > MAX_QUIET_COPIES)
 			quietCopies.delete(quietCopies.keys().next().value as string);
 	}

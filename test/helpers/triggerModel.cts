@@ -615,9 +615,12 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	let lastVisible = new Set<string>(); // lists cut to their newest: finished ids the last read showed
 	// Lists cut to their newest: ids a deletion brought into view (a read need not reach them).
 	const broughtIntoView = new Set<string>();
-	// Durable cursors: after an activation whose poll emitted nothing and before a scheduled poll
-	// returns, the trigger's memory is the activation record's newest RECORD_SEEN (docs/trigger.md).
+	// Durable cursors: an activation whose poll emitted nothing is not committed, and until a
+	// scheduled poll returns the memory lives in n8n's process. A restart in between leaves the
+	// activation record's newest RECORD_SEEN: until a poll returns, the memory reaches no deeper,
+	// and those deeper at activation are out of it for good (docs/trigger.md).
 	let recordOnly = false;
+	let deeperThanRecord: string[] | undefined; // while an activation is uncommitted
 	const starts: number[] = []; // event counter at each starting point
 	// Finished ones deeper than the memory reaches at the latest starting point: the memory never
 	// held them, wherever a clean-up moves them later (soak seed 50801).
@@ -811,20 +814,25 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	};
 
 	const activated = (result: PollResult) => {
-		recordOnly = scenario.engine === 'durableCursors' && result === null;
-		// The next poll's state grows from the record's memory: those deeper than it reaches are out
-		// of the memory for good, also once a scheduled poll has returned (soak seed 54901).
-		const list = recordOnly ? finished() : [];
-		list.forEach(({ id }, rank) => {
-			if (depthOf(rank, list.length) >= RECORD_REACH) outOfMemory.add(id);
-		});
+		recordOnly = false;
+		const list = scenario.engine === 'durableCursors' && result === null ? finished() : undefined;
+		deeperThanRecord = list
+			?.filter((_, rank) => depthOf(rank, list.length) >= RECORD_REACH)
+			.map(({ id }) => id);
 		return result;
+	};
+	/** n8n's process is gone: an uncommitted activation leaves the record as the memory. */
+	const processLost = () => {
+		if (!deeperThanRecord) return;
+		recordOnly = true;
+		for (const id of deeperThanRecord) outOfMemory.add(id);
+		deeperThanRecord = undefined;
 	};
 	/** A scheduled poll; one that returns commits the durable cursor. */
 	const polled = async () => {
 		const errors = n8n.pollErrors.length;
 		const result = await n8n.poll();
-		if (n8n.pollErrors.length === errors) recordOnly = false;
+		if (n8n.pollErrors.length === errors) [recordOnly, deeperThanRecord] = [false, undefined];
 		return result;
 	};
 	const info = jest.spyOn(Container.get(Logger), 'info');
@@ -976,6 +984,7 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				break;
 			}
 			case 'restart':
+				processLost();
 				forgetUnsaved();
 				// What quiet polls learned (a generation seen running) may be gone with the process.
 				for (const id of shown) if (!fired.has(id)) shown.delete(id);

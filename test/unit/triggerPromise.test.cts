@@ -112,6 +112,35 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 		expect(await quietPolls(n8n, 1)).toEqual(['new_4']); // due, fired with no list shown
 		expect(await quietPolls(n8n, 3)).toEqual([]);
 	});
+
+	test('a list cut to its newest 100: 4 seen running only by quiet polls finish (failed) during a failed poll, 103 more finish, the workflow is saved with another credential of the same account: the 4 fire once (soak seed 55202)', async () => {
+		const service = new GenerationService({
+			timestamps: 'none',
+			order: 'creation',
+			pendingAt: 'bottom',
+			window: 100,
+			outputsInList: true,
+		});
+		service.serve();
+		service.createDone('old');
+		const n8n = new SimulatedN8n(engine, { events: ['done', 'failed'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		expect(await quietPolls(n8n, 1)).toEqual([]);
+		const running = ['r1', 'r2', 'r3', 'r4'];
+		for (const id of running) service.create(id);
+		expect(await quietPolls(n8n, 1)).toEqual([]); // seen running, nothing saved in n8n's store
+		for (const id of running) service.finish(id, 'failed');
+		service.listFailStatus = 429;
+		service.listFailures = 1;
+		expect(await quietPolls(n8n, 1)).toEqual([]);
+		expect(n8n.pollErrors).toHaveLength(1);
+		// The 4 drop out of the list's view, and so do the first 3 of these (never shown: not owed).
+		const inView = service.createDoneMany('new_', 103).slice(3);
+		n8n.credentialId = 'credential-2';
+		n8n.deactivate();
+		const fired = [...ids(await n8n.activate()), ...(await quietPolls(n8n, 4))];
+		expect([...fired].sort()).toEqual([...inView, ...running].sort());
+	});
 });
 
 test.each<Engine>(['durable', 'durableCursors'])(
@@ -139,6 +168,19 @@ test.each<Engine>(['durable', 'durableCursors'])(
 		expect(tookMs).toBeLessThan(2400 + 2000);
 	},
 );
+
+test('durable cursors, a list sorted by update in pages of 101, 2,031 finished at activation (more than the activation record holds), a quiet poll: one 1,399 deep touched does not fire', async () => {
+	const service = new GenerationService({ timestamps: 'none', order: 'update', pageSize: 101 });
+	service.serve();
+	const old = service.createDoneMany('old_', 2031);
+	const n8n = new SimulatedN8n('durableCursors', { events: ['done'] }, apiKeyCredentials);
+	expect(await n8n.activate()).toBeNull(); // quiet: n8n commits no cursor
+	expect(await quietPolls(n8n, 1)).toEqual([]);
+	service.touch(old[old.length - 1 - 1399]);
+	expect(await quietPolls(n8n, 2)).toEqual([]);
+	service.createDone('new');
+	expect(await quietPolls(n8n, 2)).toEqual(['new']);
+});
 
 test('a list sorted by update, paged 10, 300 finished: the starting point reads them all, so an old one touched later does not fire', async () => {
 	const service = new GenerationService({ timestamps: 'none', order: 'update', pageSize: 10 });
