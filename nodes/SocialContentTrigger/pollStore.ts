@@ -118,7 +118,7 @@ function newestState<State extends Sequenced>(
 	// A copy this poll makes applies on the state n8n holds now (the durable engine saved a quiet
 	// activation's: soak seed 55001) and on those the copy it grew from did (the classic engine
 	// holds a quiet poll's state in memory only, and an activation reads the saved one: 55202).
-	// The first two are the saved ones, the last the one in memory.
+	// Kept: the first two, those n8n may have saved (before and at an activation), and the newest.
 	const bases = [...new Set([...(onStored?.bases ?? []), storedHash])];
 	basesOfPoll.get(ctx)!.set(family, bases.length > 3 ? [bases[0], bases[1], storedHash] : bases);
 	return newest;
