@@ -22,7 +22,7 @@ export interface GenerationState {
 	seen: string;
 	/** Ids seen queued or running: each fires when found finished. */
 	pending: string[];
-	/** Decided new, not emitted yet, oldest first: [id, status, failed tries]. */
+	/** Decided new, not emitted yet, oldest first (see DueGeneration). */
 	due: DueGeneration[];
 	/** Keys fired read by id, no list placing them: they say nothing of what sits below them. */
 	unplaced?: string[];
@@ -44,12 +44,15 @@ export interface GenerationState {
 	emptyAtMs?: number;
 }
 
-/** `byId`: found finished by a read by id, not placed by a list (its finish time places nothing). */
-export type DueGeneration = [id: string, status: string, tries: number, byId?: 1];
-export function newlyDue(entry: IDataObject, byId = false): DueGeneration {
-	return byId
-		? [String(entry.id), String(entry.status), 0, 1]
-		: [String(entry.id), String(entry.status), 0];
+/**
+ * `finishedMs`: the finish time its list showed, which moves the mark when it fires, read or not;
+ * null when a read by id found it (no list placed it: its time places nothing); absent, no time.
+ */
+export type DueGeneration = [id: string, status: string, tries: number, finishedMs?: number | null];
+export function newlyDue(entry: IDataObject, nowMs: number, byId = false): DueGeneration {
+	const finishedMs = byId ? null : believableFinishMs(entry, nowMs);
+	const [id, status] = [String(entry.id), String(entry.status)];
+	return finishedMs === undefined ? [id, status, 0] : [id, status, 0, finishedMs];
 }
 
 /**
@@ -381,10 +384,11 @@ const unique = (ids: string[]): string[] => [...new Set(ids)];
 
 /** Oldest first: by finish time when both have one; else by list position, reversed (the list is newest first). */
 function oldestFirst(entries: IDataObject[], nowMs: number): IDataObject[] {
-	// Without a time NaN: the difference is NaN, falsy, and the position decides.
-	const timeOf = (entry: IDataObject) => believableFinishMs(entry, nowMs) ?? NaN;
+	// Those without a time first, by position: one order for all (NaN made none), so what is left
+	// due after the ones that fired finished no earlier than they did (the mark stays below it).
+	const timeOf = (entry: IDataObject) => believableFinishMs(entry, nowMs) ?? -Infinity;
 	const timed = entries.map((entry, at) => ({ entry, at, time: timeOf(entry) }));
-	timed.sort((a, b) => a.time - b.time || b.at - a.at);
+	timed.sort((a, b) => (a.time === b.time ? b.at - a.at : a.time < b.time ? -1 : 1));
 	return timed.map(({ entry }) => entry);
 }
 

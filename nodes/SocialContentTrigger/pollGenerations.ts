@@ -103,7 +103,7 @@ export async function pollGenerations(
 			...(growsAtEnd ? { direction: 'oldestFirst' as const } : {}),
 		};
 		// Taken again over a replaced list: what was due or seen running still fires.
-		const again = state ? startedAgain(state, start, reading.entries) : start;
+		const again = state ? startedAgain(state, start, reading.entries, run.clock.now()) : start;
 		return { items: [], commit: family.commitOf(again) };
 	}
 
@@ -192,7 +192,7 @@ export async function pollGenerations(
 	const readById = new Set(finished.map((entry) => String(entry.id)));
 	const due = [
 		...state.due,
-		...fresh.map((entry) => newlyDue(entry, readById.has(String(entry.id)))),
+		...fresh.map((entry) => newlyDue(entry, run.clock.now(), readById.has(String(entry.id)))),
 	];
 	const listedNow = new Map(
 		[...entries, ...finished].map((entry) => [String(entry.id), entry] as const),
@@ -233,7 +233,12 @@ function stopRule(
 }
 
 /** A new starting point that keeps what the state it replaces still owed. */
-function startedAgain(state: GenerationState, start: GenerationState, entries: IDataObject[]) {
+function startedAgain(
+	state: GenerationState,
+	start: GenerationState,
+	entries: IDataObject[],
+	nowMs: number,
+) {
 	const dueIds = new Set(state.due.map(([id]) => id));
 	const finishedNow = entries.filter(
 		(entry) =>
@@ -243,7 +248,7 @@ function startedAgain(state: GenerationState, start: GenerationState, entries: I
 	);
 	const done = new Set(finishedNow.map((entry) => String(entry.id)));
 	const pending = [...new Set([...start.pending, ...state.pending.filter((id) => !done.has(id))])];
-	const due = [...state.due, ...finishedNow.map((entry) => newlyDue(entry))];
+	const due = [...state.due, ...finishedNow.map((entry) => newlyDue(entry, nowMs))];
 	return { ...start, seq: state.seq + 1, due, pending: pending.slice(0, MAX_PENDING) };
 }
 
@@ -460,10 +465,8 @@ async function emit(
 	const tries = triesOf(run.n8n);
 	let firedUpToMs: number | null = null;
 	for (const dueOne of due) {
-		const [id, status, attempts, byId] = dueOne;
+		const [id, status, attempts, finishedMs] = dueOne;
 		const generation = listed.get(id) ?? { id, status, outputs: [] };
-		// What fired places the finish-time mark; one not listed now by its details, read by id.
-		let read = generation;
 		// Out of time: the rest waits for the next poll, in the same order, untried.
 		if (timeLeft(run) < MIN_TIME_PER_GENERATION_MS) {
 			left.push(dueOne);
@@ -472,7 +475,7 @@ async function emit(
 		try {
 			// A status this trigger does not listen to is passed over for good.
 			if (options.statuses.includes(status)) {
-				const detailed = (read = await withDetails(run, generation));
+				const detailed = await withDetails(run, generation);
 				if (!options.formats.length || options.formats.includes(String(detailed.format)))
 					items.push(await generationItem(run.n8n, run, detailed, options));
 			}
@@ -488,7 +491,7 @@ async function emit(
 				run.n8n.logger.warn(
 					`Social Content Trigger: generation ${id} could not be read (try ${made} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${messageOf(error)}`,
 				);
-				left.push(byId ? [id, status, made, byId] : [id, status, made]);
+				left.push(finishedMs === undefined ? [id, status, made] : [id, status, made, finishedMs]);
 				tries.set(id, made);
 				continue;
 			}
@@ -502,11 +505,11 @@ async function emit(
 		}
 		fired.push(keyOf(id, status));
 		tries.delete(id);
-		// A due one a list placed, fired without a list showing it now (soak seed 55204: an answer
-		// with no list), still moves the mark, or a later read takes it for new.
-		const finishedAt = believableFinishMs(read, run.clock.now());
-		if (finishedAt !== undefined && !byId)
-			firedUpToMs = Math.max(firedUpToMs ?? finishedAt, finishedAt);
+		// By the time its list showed, kept while due: fired when no list shows it (an answer with
+		// no list, soak seed 55204; its last try failed), it still moves the mark, or a later read
+		// takes it for new.
+		if (typeof finishedMs === 'number')
+			firedUpToMs = Math.max(firedUpToMs ?? finishedMs, finishedMs);
 	}
 	return { items, fired, due: left, firedUpToMs };
 }

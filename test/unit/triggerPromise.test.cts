@@ -113,6 +113,28 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 		expect(await quietPolls(n8n, 3)).toEqual([]);
 	});
 
+	test('with finish times: one whose details cannot be read comes out after its last try at polls whose answers hold no list, and never fires again', async () => {
+		const service = new GenerationService({
+			timestamps: 'finish',
+			order: 'completion',
+			outputsInList: false,
+		});
+		service.serve();
+		service.createDoneMany('old_', 3);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		expect(await quietPolls(n8n, 1)).toEqual([]);
+		const fresh = service.createDoneMany('new_', 5);
+		service.detailFailures.set('new_4', Infinity);
+		expect(await quietPolls(n8n, 1)).toEqual(fresh.slice(0, 4));
+		for (let poll = 0; poll < 7; poll++)
+			service.listAnswers.push([200, { message: 'maintenance' }]);
+		// Its tries run out at a poll with no list: it comes out with the error, no details.
+		expect(await quietPolls(n8n, 4)).toEqual(['new_4']);
+		service.detailFailures.delete('new_4');
+		expect(await quietPolls(n8n, 6)).toEqual([]);
+	});
+
 	test('a list cut to its newest 100: 4 seen running only by quiet polls finish (failed) during a failed poll, 103 more finish, the workflow is saved with another credential of the same account: the 4 fire once (soak seed 55202)', async () => {
 		const service = new GenerationService({
 			timestamps: 'none',
@@ -261,6 +283,37 @@ describe('what decides, given a remembered hash', () => {
 			holding('new', 'seed'),
 		);
 		expect(decided.finished.map((entry) => entry.id)).toEqual(['new']);
+	});
+
+	test('new ones with and without finish times come out in one order: those without first (oldest position first), then by time', () => {
+		const t = Date.UTC(2026, 10, 25);
+		let seed = 7;
+		const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+		for (let round = 0; round < 211; round++) {
+			const entries = Array.from({ length: 2 + Math.floor(random() * 37) }, (_, at) =>
+				random() < 0.4
+					? { id: `u${at}`, status: 'done' }
+					: {
+							id: `t${at}`,
+							status: 'done',
+							finishedAt: new Date(t + 1 + Math.floor(random() * 9) * hour).toISOString(),
+						},
+			);
+			const decided = plan(state(t), { entries }, clockNow(), holding('seed'));
+			const untimed = entries.filter((entry) => !('finishedAt' in entry)).reverse();
+			const timed = entries
+				.map((entry, at) => ({ entry, at }))
+				.filter(({ entry }) => 'finishedAt' in entry)
+				.sort(
+					(a, b) =>
+						Date.parse(String(a.entry.finishedAt)) - Date.parse(String(b.entry.finishedAt)) ||
+						b.at - a.at,
+				)
+				.map(({ entry }) => entry);
+			expect(decided.finished.map((entry) => entry.id)).toEqual(
+				[...untimed, ...timed].map((entry) => entry.id),
+			);
+		}
 	});
 
 	test('without finish times, a remembered id does not fire (the odds of a false match are in the README)', () => {
