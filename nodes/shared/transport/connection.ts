@@ -45,50 +45,35 @@ export async function readConnection(
 ): Promise<Connection> {
 	const authentication = authenticationOf(ctx);
 	const credentialType = credentialTypeOf(authentication);
-	if (!credentialType) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	if (!credentialType)
+		throw refuse(
 			`Unknown authentication "${String(authentication)}"`,
-			{
-				itemIndex,
-				description: 'Choose "API Key" or "OAuth2" in the Authentication parameter.',
-			},
+			'Choose "API Key" or "OAuth2" in the Authentication parameter.',
 		);
-	}
 	const credentials = await ctx.getCredentials(credentialType);
 	const credential = credentialLabel(ctx, credentialType, authentication);
 	const instanceUrl = String(credentials.instanceUrl ?? '');
 	const baseURL = apiBaseUrl(instanceUrl);
-	if (!/^https?:\/\/[^/\s]+/i.test(baseURL)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (!/^https?:\/\/[^/\s]+/i.test(baseURL))
+		throw refuse(
 			'The Instance URL in the credential is not a web address',
-			{
-				itemIndex,
-				description: `Open ${credential} and enter the address of your instance, starting with https:// (for example https://app.example.com).`,
-			},
+			`Open ${credential} and enter the address of your instance, starting with https:// (for example https://app.example.com).`,
 		);
-	}
 	const token = (credentials.oauthTokenData as IDataObject | undefined)?.access_token;
-	const secret =
-		authentication === 'oAuth2'
-			? (token as string | undefined)
-			: (credentials.apiKey as string | undefined);
-	if (!secret) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			authentication === 'oAuth2'
-				? 'The OAuth2 credential is not connected'
-				: 'The credential has no API key',
-			{
-				itemIndex,
-				description:
-					authentication === 'oAuth2'
-						? `Open ${credential} and click "Connect my account" (or "Reconnect").`
-						: `Open ${credential} and paste the API key created in the application.`,
-			},
-		);
-	}
+	const oAuth2 = authentication === 'oAuth2';
+	const secret = (oAuth2 ? token : credentials.apiKey) as string | undefined;
+	if (!secret)
+		throw oAuth2
+			? refuse(
+					'The OAuth2 credential is not connected',
+					`Open ${credential} and click "Connect my account" (or "Reconnect").`,
+				)
+			: refuse(
+					'The credential has no API key',
+					`Open ${credential} and paste the API key created in the application.`,
+				);
 	return { appURL: appUrl(instanceUrl), baseURL, secret, host: new URL(baseURL).host };
 }
 
@@ -146,7 +131,7 @@ export async function sendAuthenticated(
 		url: target.href,
 		baseURL: undefined,
 		// The credential path sets this for its requests; the plain helper leaves it to the caller.
-		abortSignal: 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined,
+		abortSignal: cancelSignalOf(ctx),
 	};
 	for (let redirects = 0; ; redirects++) {
 		if (target.origin !== instanceOrigin) {
@@ -162,8 +147,8 @@ export async function sendAuthenticated(
 		const next = redirectOf(request, response, target, instanceOrigin, followOffInstance);
 		if (!next || redirects >= MAX_REDIRECTS) return response;
 		discardBody(response);
-		target = new URL(next.location, target);
-		request = { ...request, ...next.changes, url: target.href };
+		target = new URL(next, target);
+		request = { ...request, url: target.href };
 	}
 }
 
@@ -189,22 +174,25 @@ function redirectOf(
 	from: URL,
 	instanceOrigin: string,
 	followOffInstance: boolean,
-): { location: string; changes: Partial<IHttpRequestOptions> } | undefined {
+): string | undefined {
 	if (!REDIRECT_STATUSES.includes(response.statusCode)) return undefined;
 	const location = locationOf(response);
 	if (!location) return undefined;
 	const onInstance = new URL(location, from).origin === instanceOrigin;
 	const method = (request.method ?? 'GET').toUpperCase();
 	if (method === 'GET' || method === 'HEAD')
-		return onInstance || followOffInstance ? { location, changes: {} } : undefined;
-	if (response.statusCode !== 307 && response.statusCode !== 308) return undefined;
-	if (!onInstance) return undefined;
+		return onInstance || followOffInstance ? location : undefined;
+	if (![307, 308].includes(response.statusCode) || !onInstance) return undefined;
 	const body = request.body as { pipe?: unknown; [Symbol.asyncIterator]?: unknown } | undefined;
 	const streamed =
 		!!body &&
 		typeof body === 'object' &&
 		(typeof body.pipe === 'function' || typeof body[Symbol.asyncIterator] === 'function');
-	return streamed ? undefined : { location, changes: {} };
+	return streamed ? undefined : location;
+}
+
+export function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 }
 
 /** The Location header of an answer, when it has one. */

@@ -2,15 +2,8 @@ import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { brokenDownloadError, isNetworkError, statusError } from './errors';
-import { locationOf } from './connection';
-import {
-	bodyText,
-	cancelSignalOf,
-	exchange,
-	parseAnswer,
-	READ_RETRY_DELAYS_MS,
-	requestLimits,
-} from './exchange';
+import { cancelSignalOf, locationOf } from './connection';
+import { bodyText, exchange, parseAnswer, READ_RETRY_DELAYS_MS, requestLimits } from './exchange';
 import type { RunContext } from './runContext';
 import { abortableWait } from '../compat';
 import type { Clock } from '../clock';

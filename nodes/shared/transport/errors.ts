@@ -172,46 +172,29 @@ export function statusError(
 	}
 }
 
-export function wrongInstanceError(
+/** An answer that is not the API's JSON: a web page (`html`), or text that is not JSON. */
+export function notApiAnswerError(
 	node: INode,
 	connection: Connection,
 	response: FailedResponse,
 	itemIndex: number | undefined,
+	html: boolean,
 ): NodeApiError {
-	if (response.statusCode >= 500) {
-		return apiError(
-			node,
-			response,
-			`The server answered ${response.statusCode} with a web page instead of the API's JSON`,
-			`The service at ${connection.host}, or a proxy in front of it, is failing. Try again later. If it persists, check that the Instance URL is the address of your instance.`,
-			itemIndex,
-			connection.secret,
-		);
-	}
-	return apiError(
-		node,
-		response,
-		'The Instance URL serves a web page, not the API',
-		`${connection.host} answered ${response.method} ${response.path} with HTML (status ${response.statusCode}). Set the Instance URL in the credential to the address of your instance, for example https://app.example.com, without extra paths.`,
-		itemIndex,
-		connection.secret,
-	);
-}
-
-export function notJsonError(
-	node: INode,
-	connection: Connection,
-	response: FailedResponse,
-	itemIndex: number | undefined,
-): NodeApiError {
-	return apiError(
-		node,
-		response,
-		'The service answered with something that is not JSON',
-		`${connection.host} answered ${response.method} ${response.path} with a body that is not JSON. Check that the Instance URL is the address of your instance; if it is, the service may be failing.`,
-		itemIndex,
-		connection.secret,
-	);
+	const [message, description] = !html
+		? [
+				'The service answered with something that is not JSON',
+				`${connection.host} answered ${response.method} ${response.path} with a body that is not JSON. Check that the Instance URL is the address of your instance; if it is, the service may be failing.`,
+			]
+		: response.statusCode >= 500
+			? [
+					`The server answered ${response.statusCode} with a web page instead of the API's JSON`,
+					`The service at ${connection.host}, or a proxy in front of it, is failing. Try again later. If it persists, check that the Instance URL is the address of your instance.`,
+				]
+			: [
+					'The Instance URL serves a web page, not the API',
+					`${connection.host} answered ${response.method} ${response.path} with HTML (status ${response.statusCode}). Set the Instance URL in the credential to the address of your instance, for example https://app.example.com, without extra paths.`,
+				];
+	return apiError(node, response, message, description, itemIndex, connection.secret);
 }
 
 /** What one request spent on 429 answers before it gave up. */

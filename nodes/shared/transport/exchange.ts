@@ -1,6 +1,6 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { discardBody, sendAuthenticated, type RawResponse } from './connection';
+import { cancelSignalOf, discardBody, sendAuthenticated, type RawResponse } from './connection';
 import {
 	isNetworkError,
 	networkError,
@@ -71,22 +71,20 @@ export async function exchange(
 	let waitedForRateLimitMs = 0;
 	let rateLimitedTries = 0;
 	let readRetries = 0;
+	// What the request spent on 429s when it gives up on a wait of `askedMs`.
+	const rateLimited = (body: unknown, askedMs: number, triesCapped: boolean, notSent?: true) => {
+		const { maxRateLimitWaitMs } = limits;
+		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries: rateLimitedTries, notSent };
+		const limited = { ...spent, triesCapped, maxRateLimitWaitMs };
+		return rateLimitError(ctx.getNode(), connection, request, body, limited, itemIndex);
+	};
 
 	for (;;) {
 		// A 429 to another request of the run asked for a longer wait than this one may spend:
 		// sent now it would only be refused again (and count against the run), so it is not sent.
 		const pausedMs = pacer.pausedUntilMs - run.clock.now();
-		if (pausedMs > limits.maxRateLimitWaitMs - waitedForRateLimitMs) {
-			const spent = {
-				waitedMs: waitedForRateLimitMs,
-				askedMs: pausedMs,
-				tries: rateLimitedTries,
-				triesCapped: false,
-				maxRateLimitWaitMs: limits.maxRateLimitWaitMs,
-				notSent: true,
-			};
-			throw rateLimitError(ctx.getNode(), connection, request, run.lastRefusal, spent, itemIndex);
-		}
+		if (pausedMs > limits.maxRateLimitWaitMs - waitedForRateLimitMs)
+			throw rateLimited(run.lastRefusal, pausedMs, false, true);
 		const ticket = pacer.take(run.clock.now());
 		const holdMs = ticket.at - run.clock.now();
 		if (holdMs > 0) await run.clock.wait(holdMs, signal);
@@ -137,14 +135,7 @@ export async function exchange(
 			if (triesCapped || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
 				// The wait stands for the rest of the run, though this request gives up on it.
 				pacer.pause(run.clock.now() + waitMs);
-				const spent = {
-					waitedMs: waitedForRateLimitMs,
-					askedMs: waitMs,
-					tries: rateLimitedTries,
-					triesCapped,
-					maxRateLimitWaitMs: limits.maxRateLimitWaitMs,
-				};
-				throw rateLimitError(ctx.getNode(), connection, request, body, spent, itemIndex);
+				throw rateLimited(body, waitMs, triesCapped);
 			}
 			const ownWaitMs = pacer.refused(
 				run.clock.now(),
@@ -196,19 +187,11 @@ export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): Reques
 	};
 }
 
-/** The limits of one request of a run: the node's Request Options, within the run's deadline. */
+/** The node's Request Options for one request, within the run's deadline (a trigger poll's budget). */
 export function requestLimits(run: RunContext, itemIndex: number | undefined): RequestLimits {
-	return withinDeadline(limitsOf(run.n8n, itemIndex), run.deadlineMs, run.clock.now());
-}
-
-/** Limits no longer than the time a run has left, when it has a deadline (a trigger poll's budget). */
-function withinDeadline(
-	limits: RequestLimits,
-	deadlineMs: number | undefined,
-	nowMs: number,
-): RequestLimits {
-	if (deadlineMs === undefined) return limits;
-	const leftMs = deadlineMs - nowMs;
+	const limits = limitsOf(run.n8n, itemIndex);
+	if (run.deadlineMs === undefined) return limits;
+	const leftMs = run.deadlineMs - run.clock.now();
 	return {
 		maxRateLimitWaitMs: Math.min(limits.maxRateLimitWaitMs, Math.max(0, leftMs)),
 		timeoutMs: Math.min(limits.timeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, leftMs)),
@@ -217,10 +200,6 @@ function withinDeadline(
 
 /** A request out of a run's time still gets this long to answer. */
 const MIN_REQUEST_TIMEOUT_MS = 2000;
-
-export function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-}
 
 /** The body as text, whether the helper returned a string, bytes or a stream. */
 export async function bodyText(response: RawResponse): Promise<string> {

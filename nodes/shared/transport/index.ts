@@ -2,10 +2,9 @@ import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-
 
 import {
 	looksLikeHtml,
-	notJsonError,
+	notApiAnswerError,
 	redact,
 	statusError,
-	wrongInstanceError,
 	type FailedResponse,
 	type MissingRoute,
 	type RequestSubject,
@@ -82,13 +81,13 @@ export async function apiRequest(
 	if (response.statusCode >= 300 && response.statusCode < 400)
 		throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
 	if (text.trim() !== '' && looksLikeHtml(text, contentType))
-		throw wrongInstanceError(node, connection, failed, itemIndex);
+		throw notApiAnswerError(node, connection, failed, itemIndex, true);
 	if (text.trim() === '') {
 		if (ok) return {};
 		throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
 	}
 	const body = parseAnswer(text);
-	if (ok && body === text) throw notJsonError(node, connection, failed, itemIndex);
+	if (ok && body === text) throw notApiAnswerError(node, connection, failed, itemIndex, false);
 	if (ok) return body;
 	throw statusError(node, connection, { ...failed, body }, itemIndex);
 }
