@@ -650,7 +650,7 @@ async function triggerLimits() {
 			{ listed: [], pending: ids(1e6, MAX_PENDING * 2), finishedUpToMs: Date.now() },
 			{
 				fired: ids(2e6, 300).map((value) => keyOf(value, 'done')),
-				due: ids(3e6, MAX_DUE * 2).map((value) => [value, 'done', MAX_ATTEMPTS - 1]),
+				due: ids(3e6, MAX_DUE * 2).map((value) => [value, 'done', MAX_ATTEMPTS - 1, Date.now()]),
 				resolvedPending: [],
 				scan: {
 					page: 123_457,
