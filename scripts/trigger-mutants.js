@@ -120,6 +120,13 @@ const MUTANTS = [
 		to: 'stopped ||= how.stopAt(slice);',
 	},
 	{
+		name: 'mark-by-details',
+		why: 'a due one moves the finish-time mark only by details read when it comes out: none after its last try failed',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: "if (typeof finishedMs === 'number')",
+		to: "if (typeof finishedMs === 'number' && items.at(-1)?.json.error === undefined)",
+	},
+	{
 		name: 'failure-key-without-date',
 		why: 'a failure remembered by id alone: a post queued again that fails again at a new date never fires',
 		file: `${TRIGGER}/postState.ts`,

@@ -55,7 +55,12 @@ export type Change =
 	/** A finished generation run again under its id: finished again at once (`status`), or left queued. */
 	| { kind: 'rerun'; at: number; status: 'done' | 'failed' | 'queued' }
 	/** A new generation whose record says it finished in 2099 (a bad record, a wrong clock). */
-	| { kind: 'finishFuture' };
+	| { kind: 'finishFuture' }
+	/**
+	 * Reads by id of the newest `newest` finished and running ones fail (500), `reads` requests each
+	 * (a try is a read and up to two retries): after 5 tries a due one comes out with `error`.
+	 */
+	| { kind: 'detailsFail'; newest: number; reads: number };
 
 export type Poll =
 	| 'poll'
@@ -183,6 +188,14 @@ const changeArb: fc.Arbitrary<Change> = fc.oneof(
 		}),
 	},
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('finishFuture' as const) }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('detailsFail' as const),
+			newest: fc.integer({ min: 1, max: 5 }),
+			reads: fc.constantFrom(1, 3, 7, 16, 100),
+		}),
+	},
 );
 
 const pollArb: fc.Arbitrary<Poll> = fc.oneof(
@@ -227,7 +240,7 @@ const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
  * two polls; nine soak findings (seeds 50302, 50402, 51202, 51301, 51501, 52702, 52802, 55003,
- * 55101).
+ * 55101); a due one whose tries run out at polls with no list (session 33).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -511,6 +524,29 @@ export const BUSY_ACCOUNT: Scenario[] = [
 			{ changes: [{ kind: 'cleanUp', share: 0.1, span: 1 }], poll: 'oddAnswer' },
 		],
 	},
+	{
+		// Session 33: the newest's details fail at each try; its tries run out at polls whose
+		// answers hold no list, so it comes out with `error` and no details: its finish time, kept
+		// while it was due, must still move the mark, or the next list fires it again.
+		engine: 'durable',
+		shape: { timestamps: 'finish', order: 'completion', pendingAt: 'top', outputsInList: false },
+		failedToo: false,
+		atActivation: 3,
+		pendingAtActivation: 0,
+		activation: 'ok',
+		pageDelayMs: 0,
+		steps: [
+			{
+				changes: [
+					{ kind: 'finishNew', count: 5, failedEvery: 0 },
+					{ kind: 'detailsFail', newest: 1, reads: 100 },
+				],
+				poll: 'poll',
+			},
+			...Array.from({ length: 5 }, () => ({ changes: [], poll: 'oddAnswer' as const })),
+			{ changes: [], poll: 'poll' },
+		],
+	},
 ];
 
 /** Answers with 200 and no list in them. */
@@ -727,6 +763,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 				// has seen the list's order from five finish times (docs/trigger.md, "Limits").
 				if (scenario.shape.oldestFirst) mayFireOnce.add(id);
 			}
+		} else if (change.kind === 'detailsFail') {
+			const newest = [...finishedAt.keys()].slice(-change.newest);
+			for (const id of [...newest, ...pending.slice(-change.newest)])
+				service.detailFailures.set(id, change.reads);
 		} else if (change.kind === 'rerun') {
 			const list = finished();
 			if (!list.length || scenario.shape.window) return;
