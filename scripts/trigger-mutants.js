@@ -127,6 +127,13 @@ const MUTANTS = [
 		to: "if (typeof finishedMs === 'number' && items.at(-1)?.json.error === undefined)",
 	},
 	{
+		name: 'turn-mid-read',
+		why: 'with nothing remembered, a read from the top found running the other way goes on from the end (seed 55304)',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: 'if (turned && reading.reachedEnd && !state.scan) {',
+		to: 'if (turned && ((!seen.size && !state.due.length) || (reading.reachedEnd && !state.scan))) {',
+	},
+	{
 		name: 'failure-key-without-date',
 		why: 'a failure remembered by id alone: a post queued again that fails again at a new date never fires',
 		file: `${TRIGGER}/postState.ts`,

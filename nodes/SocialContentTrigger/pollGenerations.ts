@@ -128,8 +128,10 @@ export async function pollGenerations(
 	if (reading.restarted) state = { ...state, scan: undefined };
 	const turnedTo = reading.direction;
 	const turned = turnedTo !== undefined && turnedTo !== (state.direction ?? 'newestFirst');
-	if (turned && ((!seen.size && !state.due.length) || (reading.reachedEnd && !state.scan))) {
-		// Nothing remembered yet, or the whole list read: this read turned round is newest first.
+	if (turned && reading.reachedEnd && !state.scan) {
+		// The whole list read at once: this read turned round is newest first. Part of it (even
+		// with nothing remembered) would go on from its other end, mixing two orders (soak seed
+		// 55304: 33 lost).
 		reading.entries.reverse();
 		state = { ...state, direction: turnedTo === 'oldestFirst' ? turnedTo : undefined };
 	} else if (turned) {

@@ -240,7 +240,7 @@ const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
  * two polls; nine soak findings (seeds 50302, 50402, 51202, 51301, 51501, 52702, 52802, 55003,
- * 55101); a due one whose tries run out at polls with no list (session 33).
+ * 55101); a due one whose tries run out at polls with no list, and soak seed 55304 (session 33).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -546,6 +546,25 @@ export const BUSY_ACCOUNT: Scenario[] = [
 			...Array.from({ length: 5 }, () => ({ changes: [], poll: 'oddAnswer' as const })),
 			{ changes: [], poll: 'poll' },
 		],
+	},
+	{
+		// Soak seed 55304, shrunk: nothing remembered (one running at activation), then a list that
+		// grows at its end, read from the top, turns out to run oldest first before the read is done.
+		engine: 'durable',
+		shape: {
+			timestamps: 'finish',
+			order: 'creation',
+			pendingAt: 'top',
+			pageSize: 7,
+			outputsInList: true,
+			oldestFirst: true,
+		},
+		failedToo: false,
+		atActivation: 0,
+		pendingAtActivation: 1,
+		activation: 'ok',
+		pageDelayMs: 300,
+		steps: [{ changes: [{ kind: 'finishNew', count: 243, failedEvery: 3 }], poll: 'poll' }],
 	},
 ];
 

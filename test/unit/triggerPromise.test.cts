@@ -135,6 +135,26 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 		expect(await quietPolls(n8n, 6)).toEqual([]);
 	});
 
+	test('one running at activation, then 243 finish in a list that grows at its end, pages of 7 at 300 ms: every one fires once (soak seed 55304)', async () => {
+		const service = new GenerationService({
+			timestamps: 'finish',
+			order: 'creation',
+			pageSize: 7,
+			outputsInList: true,
+			oldestFirst: true,
+		});
+		service.pageDelayMs = 300;
+		service.serve();
+		service.create('running');
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		// Nothing remembered: the first read, from the top, finds the list runs the other way
+		// before its time is up; read on from the end, it must not mix in what it read from the top.
+		const done = service.createDoneMany('new_', 243);
+		const fired = await quietPolls(n8n, 8);
+		expect([...fired].sort()).toEqual([...done].sort());
+	});
+
 	test('a list cut to its newest 100: 4 seen running only by quiet polls finish (failed) during a failed poll, 103 more finish, the workflow is saved with another credential of the same account: the 4 fire once (soak seed 55202)', async () => {
 		const service = new GenerationService({
 			timestamps: 'none',
