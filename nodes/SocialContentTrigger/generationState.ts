@@ -382,10 +382,12 @@ function dedupe(entries: IDataObject[]): IDataObject[] {
 
 const unique = (ids: string[]): string[] => [...new Set(ids)];
 
-/** Oldest first: by finish time when both have one; else by list position, reversed (the list is newest first). */
+/**
+ * Oldest first: those without a finish time first, by list position reversed (the list is newest
+ * first), then by finish time. One order for all (a NaN for no time made none), so what is left
+ * due after the ones that fired finished no earlier than they did: the mark stays below it.
+ */
 function oldestFirst(entries: IDataObject[], nowMs: number): IDataObject[] {
-	// Those without a time first, by position: one order for all (NaN made none), so what is left
-	// due after the ones that fired finished no earlier than they did (the mark stays below it).
 	const timeOf = (entry: IDataObject) => believableFinishMs(entry, nowMs) ?? -Infinity;
 	const timed = entries.map((entry, at) => ({ entry, at, time: timeOf(entry) }));
 	timed.sort((a, b) => (a.time === b.time ? b.at - a.at : a.time < b.time ? -1 : 1));
