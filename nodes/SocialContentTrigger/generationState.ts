@@ -178,13 +178,7 @@ export function plan(
 ): Plan {
 	const due = new Set(state.due.map(([id]) => id));
 	const pending = new Set(state.pending);
-	// Where a read going on left unknown ones out (compactScan): new ones above a gap wait for a
-	// read that has it; old ones below it are not remembered (those left out would look new).
 	const all = dedupe(reading.entries);
-	const firstGap = all.findIndex((entry) => entry.gap === true);
-	const lastGap = all.map((entry) => entry.gap === true).lastIndexOf(true);
-	const belowGap = new Set(all.filter((_, index) => firstGap >= 0 && index > firstGap));
-	const aboveGap = new Set(all.filter((_, index) => index < lastGap));
 	const entries = all.filter((entry) => entry.gap !== true);
 	const isKnown = knownTo(seen, due);
 	const known = entries.map(isKnown);
@@ -198,6 +192,15 @@ export function plan(
 				(finishTimeMs(entry) === undefined || believableFinishMs(entry, nowMs) !== undefined),
 		)
 		.lastIndexOf(true);
+	// Where a read going on left unknown ones out (compactScan): new ones above a gap wait for a
+	// read that has it. Old ones below a gap under the lowest known one are not remembered (those
+	// left out, below it too, would look new); below a gap above it they are, or every read keeps
+	// them as the deepest unknown and leaves the new ones out again (soak seed 55308: a livelock).
+	const anchor = lowestKnown < 0 ? -1 : all.indexOf(entries[lowestKnown]);
+	const firstGap = all.findIndex((entry, index) => entry.gap === true && index > anchor);
+	const lastGap = all.map((entry) => entry.gap === true).lastIndexOf(true);
+	const belowGap = new Set(all.filter((_, index) => firstGap >= 0 && index > firstGap));
+	const aboveGap = new Set(all.filter((_, index) => index < lastGap));
 	const mark = state.finishedUpToMs;
 	const memoryEmpty = seen.size === 0 && due.size === 0;
 	const emptyStart = state.emptyAtMs !== undefined && memoryEmpty;

@@ -338,9 +338,14 @@ async function readGenerations(
 		if (how.from && !stepped && !pages && list.length && !list.some(hasId)) return !(glitch = true);
 		if (!entries.length && !list.length) emptyList = true;
 		length += list.filter(hasId).length;
+		// Until the pages read tell the order (a first page of running ones tells none), a starting
+		// point stops at one showing oldest first: its time goes to the read from the end (soak
+		// seed 55308: a whole poll read from the top, one entry kept from the end).
 		const first = () => list.slice(0, MAX_SEEN).map(normaliseGeneration);
-		if (!pages && how.turnIfOldestFirst && listDirection(first()) === 'oldestFirst')
-			return !(direction = 'oldestFirst');
+		if (how.turnIfOldestFirst && !direction && entries.length < MAX_SEEN) {
+			direction = listDirection([...entries, ...first()]);
+			if (direction === 'oldestFirst') return false;
+		}
 		// A slice is normalised only when its turn comes: a quiet poll over a long list reads one.
 		const slices = Math.ceil(list.length / SLICE);
 		let index = 0;

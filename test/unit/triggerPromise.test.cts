@@ -155,6 +155,62 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 		expect([...fired].sort()).toEqual([...done].sort());
 	});
 
+	test('a list that grows at its end, running ones on its first page, pages of 7 at 300 ms: the starting point taken after a failed activation over 603 finished, then 600 finish: each fires once (soak seed 55308)', async () => {
+		const service = new GenerationService({
+			timestamps: 'finish',
+			order: 'completion',
+			pendingAt: 'bottom',
+			pageSize: 7,
+			outputsInList: true,
+			oldestFirst: true,
+		});
+		service.pageDelayMs = 300;
+		service.serve();
+		for (let index = 0; index < 10; index++) service.create(`running_${index}`);
+		service.listFailStatus = 503;
+		service.listFailures = 1;
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		await n8n.activate();
+		service.listFailures = 0;
+		service.createDoneMany('old_', 603);
+		// The starting point: its read from the top finds the order past a first page of running
+		// ones; the rest of the poll's time reads it from the end (before: one entry kept).
+		expect(await quietPolls(n8n, 1)).toEqual([]);
+		const fresh = service.createDoneMany('new_', 600);
+		// Then each read over several polls kept the deepest unknown (old ones below the one it
+		// knew) and left the new ones out, again and again: none fired.
+		const fired = await quietPolls(n8n, 60);
+		expect([...fired].sort()).toEqual([...fresh].sort());
+	});
+
+	test('a starting point over a list that grows at its end, running ones on its first page, pages of 7 at 300 ms: it remembers what it read from the end, not one entry (soak seed 55308)', async () => {
+		const service = new GenerationService({
+			timestamps: 'finish',
+			order: 'completion',
+			pendingAt: 'bottom',
+			pageSize: 7,
+			outputsInList: true,
+			oldestFirst: true,
+		});
+		service.pageDelayMs = 300;
+		service.serve();
+		for (let index = 0; index < 10; index++) service.create(`running_${index}`);
+		service.createDoneMany('old_', 1009);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		const states = [
+			(n8n.saved['node:Trigger'] as IDataObject | undefined)?.generations,
+			...Object.values((n8n.saved.global ?? {}) as IDataObject).map(
+				(record) => (record as IDataObject).generations,
+			),
+			n8n.cursor?.generations,
+		].filter(
+			(state): state is GenerationState => typeof (state as GenerationState)?.seen === 'string',
+		);
+		expect(states.length).toBeGreaterThan(0);
+		for (const saved of states) expect(new KeyMemory(saved.seen).size).toBeGreaterThan(100);
+	});
+
 	test('a list cut to its newest 100: 4 seen running only by quiet polls finish (failed) during a failed poll, 103 more finish, the workflow is saved with another credential of the same account: the 4 fire once (soak seed 55202)', async () => {
 		const service = new GenerationService({
 			timestamps: 'none',
@@ -334,6 +390,32 @@ describe('what decides, given a remembered hash', () => {
 				[...untimed, ...timed].map((entry) => entry.id),
 			);
 		}
+	});
+
+	test('a read that left new ones out above the one it knows remembers the old ones below it, so the next read keeps the new ones (soak seed 55308)', () => {
+		const old = Array.from({ length: 11 }, (_, index) => ({ id: `old_${index}`, status: 'done' }));
+		const decided = plan(
+			state(clockNow()),
+			{
+				entries: [{ id: '-0', status: '-', gap: true }, { id: 'seed', status: 'done' }, ...old],
+				reachedEnd: true,
+			},
+			clockNow(),
+			holding('seed'),
+		);
+		expect(decided.finished).toEqual([]);
+		expect(decided.listed).toEqual(['seed|done', ...old.map(({ id }) => `${id}|done`)]);
+		// Below a gap under the one it knows, they stay unknown: those left out would look new.
+		const below = plan(
+			state(clockNow()),
+			{
+				entries: [{ id: 'seed', status: 'done' }, { id: '-0', status: '-', gap: true }, ...old],
+				reachedEnd: true,
+			},
+			clockNow(),
+			holding('seed'),
+		);
+		expect(below.listed).toEqual(['seed|done']);
 	});
 
 	test('without finish times, a remembered id does not fire (the odds of a false match are in the README)', () => {
