@@ -332,7 +332,7 @@ async function readGenerations(
 	let length = 0;
 	let direction: GenerationReading['direction'];
 	let pages = 0;
-	const stepped = how.from && how.readBefore && !how.backward && how.from.cursor === undefined;
+	const stepped = how.from && how.readBefore && how.from.cursor === undefined;
 	let glitch = false;
 	const visit = (list: unknown[]) => {
 		if (how.from && !stepped && !pages && list.length && !list.some(hasId)) return !(glitch = true);
@@ -373,7 +373,7 @@ async function readGenerations(
 	const options = { listKeys: ['generations'], from: how.from };
 	// Only what the step back found unread is visited (an empty visit would read as an empty list).
 	const { unread, sawNone, lost } = stepped
-		? await stepBack(run, path, how.from!.page, how.readBefore!)
+		? await stepBack(run, path, how.from!.page, how.readBefore!, how.backward === true)
 		: { unread: [], sawNone: false, lost: false };
 	// Its place gone: it had decided nothing, so it reads again from the top.
 	if (lost) {
@@ -425,26 +425,38 @@ const SCAN_PREFIX = 50;
 /**
  * Where a read going on by page stopped, once deletions above moved the rest up: from the page
  * before `page` up to one showing an id it read, what follows that id is unread (in list order).
+ * `backward` (read from the list's end): once ones placed at the list's start moved the rest
+ * down, from the page after `page` on to one showing an id it read, what precedes that id is
+ * unread, newest first (soak seed 55308: one started, placed first, moved one past the read).
  */
 async function stepBack(
 	run: PollRun,
 	path: string,
 	page: number,
 	readBefore: Set<string>,
+	backward: boolean,
 ): Promise<{ unread: unknown[]; sawNone: boolean; lost: boolean }> {
 	const unread: unknown[][] = [];
 	let sawNone = false;
-	for (let at = page - 1; at >= 1; at--) {
+	const isRead = (entry: unknown) => readBefore.has(String(normaliseGeneration(entry).id));
+	for (let at = page + (backward ? 1 : -1); at >= 1; at += backward ? 1 : -1) {
 		if (unread.length === MAX_STEP_BACK) {
 			run.n8n.logger.warn(
-				`Social Content Trigger: more than ${MAX_STEP_BACK} pages of generations were deleted above a read going on; it reads the list again from the top`,
+				`Social Content Trigger: more than ${MAX_STEP_BACK} pages of generations moved under a read going on (deleted above it, or placed at the list's start); it reads the list again`,
 			);
 			return { unread: [], sawNone, lost: true };
 		}
 		const list = await readPage(run, path, { page: at });
+		if (backward) {
+			// Past the list's end (it shrank): nothing moved down.
+			const first = list.findIndex(isRead);
+			unread.unshift(list.slice(0, first < 0 ? list.length : first).reverse());
+			if (first >= 0 || !list.some(hasId)) break;
+			continue;
+		}
 		sawNone ||= !list.some(hasId);
 		let last = list.length - 1;
-		while (last >= 0 && !readBefore.has(String(normaliseGeneration(list[last]).id))) last--;
+		while (last >= 0 && !isRead(list[last])) last--;
 		unread.unshift(list.slice(last + 1));
 		if (last >= 0) break;
 	}

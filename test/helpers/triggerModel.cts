@@ -225,6 +225,16 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 });
 
 /** Sorted by update, growing at its end, pages of 7, finish times (soak findings 51202, 51301). */
+/** By completion, growing at its end (running ones at its start), pages of 7 (soak seed 55308). */
+const GROWS_AT_END_BY_COMPLETION: Scenario['shape'] = {
+	timestamps: 'finish',
+	order: 'completion',
+	pendingAt: 'bottom',
+	pageSize: 7,
+	outputsInList: true,
+	oldestFirst: true,
+};
+
 const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
 	timestamps: 'finish',
 	order: 'update',
@@ -240,7 +250,8 @@ const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
  * two polls; nine soak findings (seeds 50302, 50402, 51202, 51301, 51501, 52702, 52802, 55003,
- * 55101); a due one whose tries run out at polls with no list, and soak seed 55304 (session 33).
+ * 55101); a due one whose tries run out at polls with no list, and soak seeds 55304 and 55308
+ * (twice; session 33).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -565,6 +576,50 @@ export const BUSY_ACCOUNT: Scenario[] = [
 		activation: 'ok',
 		pageDelayMs: 300,
 		steps: [{ changes: [{ kind: 'finishNew', count: 243, failedEvery: 3 }], poll: 'poll' }],
+	},
+	{
+		// Soak seed 55308, reduced: a failed activation, then the starting point over 637 finished,
+		// running ones on the first page; then 605 more (a read from the top starved the start, and
+		// each read going on kept old ones below the one it knew and left the new ones out).
+		engine: 'durableCursors',
+		shape: GROWS_AT_END_BY_COMPLETION,
+		failedToo: true,
+		atActivation: 0,
+		pendingAtActivation: 6,
+		activation: 'fail503',
+		pageDelayMs: 300,
+		steps: [
+			{
+				changes: [
+					{ kind: 'start', count: 4 },
+					{ kind: 'finishNew', count: 3, failedEvery: 5 },
+					{ kind: 'finishNew', count: 600, failedEvery: 3 },
+				],
+				poll: 'poll',
+			},
+			{
+				changes: [
+					{ kind: 'finishNew', count: 5, failedEvery: 1 },
+					{ kind: 'finishNew', count: 600, failedEvery: 3 },
+				],
+				poll: 'poll',
+			},
+		],
+	},
+	{
+		// Soak seed 55308, shrunk further: a read from the end goes on over two polls, and one
+		// started meanwhile, placed at the list's start, moves the rest down a place.
+		engine: 'durableCursors',
+		shape: GROWS_AT_END_BY_COMPLETION,
+		failedToo: false,
+		atActivation: 15,
+		pendingAtActivation: 6,
+		activation: 'ok',
+		pageDelayMs: 300,
+		steps: [
+			{ changes: [{ kind: 'finishNew', count: 303, failedEvery: 3 }], poll: 'poll' },
+			{ changes: [{ kind: 'start', count: 1 }], poll: 'poll' },
+		],
 	},
 ];
 

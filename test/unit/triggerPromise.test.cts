@@ -211,6 +211,28 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 		for (const saved of states) expect(new KeyMemory(saved.seen).size).toBeGreaterThan(100);
 	});
 
+	test("a read from the end of a list that grows there goes on over two polls; meanwhile one starts, placed at the list's start, and moves the rest down a place: none is skipped (soak seed 55308)", async () => {
+		const service = new GenerationService({
+			timestamps: 'finish',
+			order: 'completion',
+			pendingAt: 'bottom',
+			pageSize: 7,
+			outputsInList: true,
+			oldestFirst: true,
+		});
+		service.pageDelayMs = 300;
+		service.serve();
+		service.createDoneMany('old_', 15);
+		for (let index = 0; index < 6; index++) service.create(`running_${index}`);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		const fresh = service.createDoneMany('new_', 303);
+		expect(await quietPolls(n8n, 1)).toEqual([]); // the read goes on at the next poll
+		service.create('started');
+		const fired = await quietPolls(n8n, 6);
+		expect([...fired].sort()).toEqual([...fresh].sort());
+	});
+
 	test('a list cut to its newest 100: 4 seen running only by quiet polls finish (failed) during a failed poll, 103 more finish, the workflow is saved with another credential of the same account: the 4 fire once (soak seed 55202)', async () => {
 		const service = new GenerationService({
 			timestamps: 'none',
