@@ -134,20 +134,6 @@ const MUTANTS = [
 		to: 'if (turned && ((!seen.size && !state.due.length) || (reading.reachedEnd && !state.scan))) {',
 	},
 	{
-		name: 'start-reads-first-page-only',
-		why: 'a starting point tells the order from its first page alone (running ones fill it): its read from the end starves (seed 55308)',
-		file: `${TRIGGER}/pollGenerations.ts`,
-		from: 'if (how.turnIfOldestFirst && !direction && entries.length < MAX_SEEN) {',
-		to: 'if (how.turnIfOldestFirst && !direction && !pages) {',
-	},
-	{
-		name: 'below-gap-forgotten',
-		why: 'old ones below a gap above the lowest known one stay unknown: each read keeps them and leaves the new ones out (seed 55308)',
-		file: `${TRIGGER}/generationState.ts`,
-		from: 'entry.gap === true && index > anchor',
-		to: 'entry.gap === true && index > -1',
-	},
-	{
 		name: 'backward-no-step-back',
 		why: 'a read from the end going on does not look back: one moved down a page by an insertion at the start is skipped (seed 55308)',
 		file: `${TRIGGER}/pollGenerations.ts`,
