@@ -748,6 +748,8 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 	let emptyStart = false; // started on an empty list, no generation read since
 	let made = 0;
 	const fired = new Map<string, number>();
+	/** Ids whose reads by id were made to fail (they may wait, due, for their details). */
+	const unreadable = new Set<string>();
 	let polls = 0;
 
 	const create = (status?: 'done' | 'failed') => {
@@ -839,8 +841,10 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			}
 		} else if (change.kind === 'detailsFail') {
 			const newest = [...finishedAt.keys()].slice(-change.newest);
-			for (const id of [...newest, ...pending.slice(-change.newest)])
+			for (const id of [...newest, ...pending.slice(-change.newest)]) {
 				service.detailFailures.set(id, change.reads);
+				unreadable.add(id);
+			}
 		} else if (change.kind === 'rerun') {
 			const list = finished();
 			if (!list.length || scenario.shape.window) return;
@@ -850,7 +854,9 @@ export async function runScenario(scenario: Scenario): Promise<Verdict> {
 			// finished while it went on), run again before a read from the top, is found again as the
 			// run again (its outcome fires then). So is one decided new with more than the trigger
 			// holds due, not fired yet while the last poll emitted others (soak seed 55104).
-			const backlog = readGoingOn || lastEmitted > 0 || finishedInRead.has(id);
+			// So is one that waits because its details could not be read (soak seed 55313).
+			const backlog =
+				readGoingOn || lastEmitted > 0 || finishedInRead.has(id) || unreadable.has(id);
 			if (unreadAny.has(id) || (backlog && !fired.has(id))) firstUnseen.add(id);
 			service.rerun(id);
 			if (change.status === 'queued') {

@@ -233,6 +233,25 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 		expect([...fired].sort()).toEqual([...fresh].sort());
 	});
 
+	test('a list by update that grows at its end, too short yet to show its order (4 finished, 4 running at its top), pages of 7: 2 finish at its end, on its second page: the done one fires (soak seed 55314)', async () => {
+		const service = new GenerationService({
+			timestamps: 'finish',
+			order: 'update',
+			pendingAt: 'top',
+			pageSize: 7,
+			outputsInList: false,
+			oldestFirst: true,
+		});
+		service.serve();
+		service.createDoneMany('old_', 4);
+		for (let index = 0; index < 4; index++) service.create(`running_${index}`);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		service.createDone('new_failed', 'failed');
+		service.createDone('new_done');
+		expect(await quietPolls(n8n, 4)).toEqual(['new_done']);
+	});
+
 	test('a list cut to its newest 100: 4 seen running only by quiet polls finish (failed) during a failed poll, 103 more finish, the workflow is saved with another credential of the same account: the 4 fire once (soak seed 55202)', async () => {
 		const service = new GenerationService({
 			timestamps: 'none',
