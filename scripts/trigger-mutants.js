@@ -116,8 +116,8 @@ const MUTANTS = [
 		name: 'last-page-stops',
 		why: 'a list read from its end stops at its last page alone (seed 50402)',
 		file: `${TRIGGER}/pollGenerations.ts`,
-		from: 'stopped ||= !(how.backward && pages === 0 && !how.from) && how.stopAt(slice);',
-		to: 'stopped ||= how.stopAt(slice);',
+		from: '!(how.backward && pages === 0 && !how.from) && tellsOrder() && how.stopAt(slice);',
+		to: 'tellsOrder() && how.stopAt(slice);',
 	},
 	{
 		name: 'mark-by-details',
@@ -139,6 +139,13 @@ const MUTANTS = [
 		file: `${TRIGGER}/pollGenerations.ts`,
 		from: 'const stepped = how.from && how.readBefore && how.from.cursor === undefined;',
 		to: 'const stepped = how.from && how.readBefore && !how.backward && how.from.cursor === undefined;',
+	},
+	{
+		name: 'stops-before-order-known',
+		why: 'a read from the top stops though its times cannot tell the order yet: what finished at the end of a list that grows there is never read (seed 55314)',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: '!(how.backward && pages === 0 && !how.from) && tellsOrder() && how.stopAt(slice);',
+		to: '!(how.backward && pages === 0 && !how.from) && (tellsOrder() || true) && how.stopAt(slice);',
 	},
 	{
 		name: 'failure-key-without-date',

@@ -250,8 +250,8 @@ const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
  * two polls; nine soak findings (seeds 50302, 50402, 51202, 51301, 51501, 52702, 52802, 55003,
- * 55101); a due one whose tries run out at polls with no list, and soak seeds 55304 and 55308
- * (twice; session 33).
+ * 55101); a due one whose tries run out at polls with no list, and soak seeds 55304, 55308
+ * (twice) and 55314 (session 33).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -620,6 +620,23 @@ export const BUSY_ACCOUNT: Scenario[] = [
 			{ changes: [{ kind: 'finishNew', count: 303, failedEvery: 3 }], poll: 'poll' },
 			{ changes: [{ kind: 'start', count: 1 }], poll: 'poll' },
 		],
+	},
+	{
+		// Soak seed 55314, shrunk: a list by update that grows at its end, too short yet to show its
+		// order (4 finished, 4 running at its top); 2 finish at its end, on its second page.
+		engine: 'durableCursors',
+		shape: {
+			...GROWS_AT_END_BY_COMPLETION,
+			order: 'update',
+			pendingAt: 'top',
+			outputsInList: false,
+		},
+		failedToo: false,
+		atActivation: 4,
+		pendingAtActivation: 4,
+		activation: 'ok',
+		pageDelayMs: 0,
+		steps: [{ changes: [{ kind: 'finishNew', count: 2, failedEvery: 2 }], poll: 'poll' }],
 	},
 ];
 
