@@ -148,6 +148,13 @@ const MUTANTS = [
 		to: '!(how.backward && pages === 0 && !how.from) && (tellsOrder() || true) && how.stopAt(slice);',
 	},
 	{
+		name: 'scan-hides-run-again',
+		why: 'a read going on keeps a known one finished after the mark (run again) as a run of known ones: its run again never fires (seed 55314)',
+		file: `${TRIGGER}/pollGenerations.ts`,
+		from: '(finishedMs === undefined || mark === null || finishedMs <= mark)',
+		to: '(finishedMs === undefined || mark === null || finishedMs <= Infinity)',
+	},
+	{
 		name: 'failure-key-without-date',
 		why: 'a failure remembered by id alone: a post queued again that fails again at a new date never fires',
 		file: `${TRIGGER}/postState.ts`,

@@ -112,6 +112,14 @@ export async function pollGenerations(
 	// Known from a list's position (not only read by id): what the stop rule may rest on.
 	const unplaced = new Set(state.unplaced ?? []);
 	const isPlaced = (entry: IDataObject) => isKnown(entry) && !unplaced.has(entryKey(entry));
+	// What a read going on keeps as "known": placed, and no finish time ahead (2099) or after the
+	// mark (run again since: soak seed 55314); the decision takes those apart, so they stay whole.
+	const staysKnown = (entry: IDataObject) => {
+		const finishedMs = believableFinishMs(entry, run.clock.now());
+		if (finishTimeMs(entry) !== undefined && finishedMs === undefined) return false;
+		const mark = state!.finishedUpToMs;
+		return isPlaced(entry) && (finishedMs === undefined || mark === null || finishedMs <= mark);
+	};
 	const backward = state.direction === 'oldestFirst';
 	const reading = await readGenerations(run, {
 		from: (state.scan?.backward === true) === backward ? state.scan : undefined,
@@ -159,7 +167,7 @@ export async function pollGenerations(
 		const scan: ScanState = {
 			...reading.next,
 			...(backward ? { backward: true as const } : {}),
-			read: compactScan(entries, isKnown),
+			read: compactScan(entries, staysKnown),
 			last: reading.entries.length
 				? reading.entries.slice(-SCAN_ANCHORS).map((entry) => String(entry.id))
 				: state.scan?.last,
@@ -270,14 +278,17 @@ function scanEntries(scan: ScanState | undefined): IDataObject[] {
  * GAP where it left some out; also the first SCAN_PREFIX below the last known ones (all old if
  * nothing known follows: remembered with no gap under the known ones).
  */
-function compactScan(entries: IDataObject[], isKnown: (entry: IDataObject) => boolean): string[] {
+function compactScan(
+	entries: IDataObject[],
+	staysKnown: (entry: IDataObject) => boolean,
+): string[] {
 	const read: string[] = [];
 	const mark = (into: string[], marker: string) =>
 		into[into.length - 1] !== marker && into.push(marker);
 	for (const entry of entries) {
 		if (isPending(entry)) continue;
 		if (entry.gap === true) mark(read, GAP);
-		else if (entry.knownRun === true || isKnown(entry)) mark(read, KNOWN_RUN);
+		else if (entry.knownRun === true || staysKnown(entry)) mark(read, KNOWN_RUN);
 		else read.push(`${String(entry.status)}|${finishTimeMs(entry) ?? ''}|${String(entry.id)}`);
 	}
 	const unknown = (text: string) => text !== KNOWN_RUN && text !== GAP;

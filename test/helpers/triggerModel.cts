@@ -251,7 +251,7 @@ const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
  * holds, with older ones left below; a failed generation run again under its id, done between
  * two polls; nine soak findings (seeds 50302, 50402, 51202, 51301, 51501, 52702, 52802, 55003,
  * 55101); a due one whose tries run out at polls with no list, and soak seeds 55304, 55308
- * (twice) and 55314 (session 33).
+ * (twice) and 55314 (twice; session 33).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -637,6 +637,32 @@ export const BUSY_ACCOUNT: Scenario[] = [
 		activation: 'ok',
 		pageDelayMs: 0,
 		steps: [{ changes: [{ kind: 'finishNew', count: 2, failedEvery: 2 }], poll: 'poll' }],
+	},
+	{
+		// Soak seed 55314, shrunk again: the one finished at activation run again (done) while 243
+		// finish; a read going on took it, known, for old (its finish time after the mark dropped).
+		engine: 'durableCursors',
+		shape: {
+			...GROWS_AT_END_BY_COMPLETION,
+			order: 'update',
+			pendingAt: 'top',
+			outputsInList: false,
+		},
+		failedToo: false,
+		atActivation: 1,
+		pendingAtActivation: 4,
+		activation: 'ok',
+		pageDelayMs: 300,
+		steps: [
+			{
+				changes: [
+					{ kind: 'finishNew', count: 243, failedEvery: 2 },
+					{ kind: 'rerun', at: 0, status: 'done' },
+				],
+				poll: 'poll',
+			},
+			{ changes: [{ kind: 'finishPending', from: 0, count: 1, failed: false }], poll: 'poll' },
+		],
 	},
 ];
 

@@ -252,6 +252,35 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 		expect(await quietPolls(n8n, 4)).toEqual(['new_done']);
 	});
 
+	test('a list by update that grows at its end, pages of 7 at 300 ms: the one finished at activation is run again (done) while 243 finish, then one running finishes and a read goes on over polls: its run again fires (soak seed 55314)', async () => {
+		const service = new GenerationService({
+			timestamps: 'finish',
+			order: 'update',
+			pendingAt: 'top',
+			pageSize: 7,
+			outputsInList: false,
+			oldestFirst: true,
+		});
+		service.pageDelayMs = 300;
+		service.serve();
+		service.createDone('old');
+		for (let index = 0; index < 4; index++) service.create(`running_${index}`);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		const fresh: string[] = [];
+		for (let index = 0; index < 243; index++) {
+			service.createDone(`new_${index}`, index % 2 ? 'done' : 'failed');
+			if (index % 2) fresh.push(`new_${index}`);
+		}
+		service.rerun('old');
+		service.finish('old', 'done');
+		const fired = await quietPolls(n8n, 1);
+		// Known, and finished after the mark: a read going on keeps it whole, not as "known".
+		service.finish('running_0', 'done');
+		fired.push(...(await quietPolls(n8n, 8)));
+		expect([...fired].sort()).toEqual([...fresh, 'old', 'running_0'].sort());
+	});
+
 	test('a list cut to its newest 100: 4 seen running only by quiet polls finish (failed) during a failed poll, 103 more finish, the workflow is saved with another credential of the same account: the 4 fire once (soak seed 55202)', async () => {
 		const service = new GenerationService({
 			timestamps: 'none',
