@@ -43,6 +43,27 @@ async function quietPolls(n8n: SimulatedN8n, count: number): Promise<string[]> {
 	return fired;
 }
 
+/**
+ * With finish times, outputs read by id: 3 old, then 5 new whose newest's details fail at every
+ * read; the first poll after them fires the other 4 (the newest stays due).
+ */
+async function newestDetailsFailing(engine: Engine) {
+	const service = new GenerationService({
+		timestamps: 'finish',
+		order: 'completion',
+		outputsInList: false,
+	});
+	service.serve();
+	service.createDoneMany('old_', 3);
+	const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+	expect(await n8n.activate()).toBeNull();
+	expect(await quietPolls(n8n, 1)).toEqual([]);
+	const fresh = service.createDoneMany('new_', 5);
+	service.detailFailures.set('new_4', Infinity);
+	expect(await quietPolls(n8n, 1)).toEqual(fresh.slice(0, 4));
+	return { service, n8n };
+}
+
 describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 	test('1,511 finished at activation (more than the activation record holds): the first scheduled polls fire nothing', async () => {
 		const service = new GenerationService(NO_TIMESTAMPS);
@@ -94,19 +115,7 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 	);
 
 	test('with finish times: one whose details cannot be read at its first poll comes out at a poll whose answer holds no list, and never fires again (soak seed 55204)', async () => {
-		const service = new GenerationService({
-			timestamps: 'finish',
-			order: 'completion',
-			outputsInList: false,
-		});
-		service.serve();
-		service.createDoneMany('old_', 3);
-		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
-		expect(await n8n.activate()).toBeNull();
-		expect(await quietPolls(n8n, 1)).toEqual([]);
-		const fresh = service.createDoneMany('new_', 5);
-		service.detailFailures.set('new_4', Infinity);
-		expect(await quietPolls(n8n, 1)).toEqual(fresh.slice(0, 4));
+		const { service, n8n } = await newestDetailsFailing(engine);
 		service.detailFailures.delete('new_4');
 		service.listAnswers.push([200, { message: 'maintenance' }]);
 		expect(await quietPolls(n8n, 1)).toEqual(['new_4']); // due, fired with no list shown
@@ -114,19 +123,7 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 	});
 
 	test('with finish times: one whose details cannot be read comes out after its last try at polls whose answers hold no list, and never fires again', async () => {
-		const service = new GenerationService({
-			timestamps: 'finish',
-			order: 'completion',
-			outputsInList: false,
-		});
-		service.serve();
-		service.createDoneMany('old_', 3);
-		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
-		expect(await n8n.activate()).toBeNull();
-		expect(await quietPolls(n8n, 1)).toEqual([]);
-		const fresh = service.createDoneMany('new_', 5);
-		service.detailFailures.set('new_4', Infinity);
-		expect(await quietPolls(n8n, 1)).toEqual(fresh.slice(0, 4));
+		const { service, n8n } = await newestDetailsFailing(engine);
 		for (let poll = 0; poll < 7; poll++)
 			service.listAnswers.push([200, { message: 'maintenance' }]);
 		// Its tries run out at a poll with no list: it comes out with the error, no details.
