@@ -127,7 +127,12 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 		for (let poll = 0; poll < 7; poll++)
 			service.listAnswers.push([200, { message: 'maintenance' }]);
 		// Its tries run out at a poll with no list: it comes out with the error, no details.
-		expect(await quietPolls(n8n, 4)).toEqual(['new_4']);
+		const items: IDataObject[] = [];
+		for (let poll = 0; poll < 4; poll++)
+			items.push(...((await n8n.poll())?.[0] ?? []).map((item) => item.json));
+		expect(items.map((item) => item.id)).toEqual(['new_4']);
+		expect(items[0]).toMatchObject({ status: 'done', outputs: [] });
+		expect(String(items[0].error)).toMatch(/details after 5 tries/);
 		service.detailFailures.delete('new_4');
 		expect(await quietPolls(n8n, 6)).toEqual([]);
 	});
