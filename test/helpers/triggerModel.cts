@@ -224,9 +224,8 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 	}),
 });
 
-/** Sorted by update, growing at its end, pages of 7, finish times (soak findings 51202, 51301). */
 /** By completion, growing at its end (running ones at its start), pages of 7 (soak seed 55308). */
-const GROWS_AT_END_BY_COMPLETION: Scenario['shape'] = {
+export const GROWS_AT_END_BY_COMPLETION: ListShape = {
 	timestamps: 'finish',
 	order: 'completion',
 	pendingAt: 'bottom',
@@ -235,6 +234,15 @@ const GROWS_AT_END_BY_COMPLETION: Scenario['shape'] = {
 	oldestFirst: true,
 };
 
+/** By update, growing at its end, running ones at its top, outputs read by id (soak seed 55314). */
+export const GROWS_AT_END_BY_UPDATE: ListShape = {
+	...GROWS_AT_END_BY_COMPLETION,
+	order: 'update',
+	pendingAt: 'top',
+	outputsInList: false,
+};
+
+/** Sorted by update, growing at its end, pages of 7, finish times (soak findings 51202, 51301). */
 const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
 	timestamps: 'finish',
 	order: 'update',
@@ -625,12 +633,7 @@ export const BUSY_ACCOUNT: Scenario[] = [
 		// Soak seed 55314, shrunk: a list by update that grows at its end, too short yet to show its
 		// order (4 finished, 4 running at its top); 2 finish at its end, on its second page.
 		engine: 'durableCursors',
-		shape: {
-			...GROWS_AT_END_BY_COMPLETION,
-			order: 'update',
-			pendingAt: 'top',
-			outputsInList: false,
-		},
+		shape: GROWS_AT_END_BY_UPDATE,
 		failedToo: false,
 		atActivation: 4,
 		pendingAtActivation: 4,
@@ -642,12 +645,7 @@ export const BUSY_ACCOUNT: Scenario[] = [
 		// Soak seed 55314, shrunk again: the one finished at activation run again (done) while 243
 		// finish; a read going on took it, known, for old (its finish time after the mark dropped).
 		engine: 'durableCursors',
-		shape: {
-			...GROWS_AT_END_BY_COMPLETION,
-			order: 'update',
-			pendingAt: 'top',
-			outputsInList: false,
-		},
+		shape: GROWS_AT_END_BY_UPDATE,
 		failedToo: false,
 		atActivation: 1,
 		pendingAtActivation: 4,

@@ -24,6 +24,7 @@ import {
 	type ListShape,
 } from '../helpers/generationService.cjs';
 import { ENGINES, SimulatedN8n, type Engine } from '../helpers/pollEngines.cjs';
+import { GROWS_AT_END_BY_COMPLETION, GROWS_AT_END_BY_UPDATE } from '../helpers/triggerModel.cjs';
 
 type PollResult = INodeExecutionData[][] | null;
 const ids = (...results: PollResult[]) =>
@@ -41,6 +42,14 @@ async function quietPolls(n8n: SimulatedN8n, count: number): Promise<string[]> {
 	const fired: string[] = [];
 	for (let poll = 0; poll < count; poll++) fired.push(...ids(await n8n.poll()));
 	return fired;
+}
+
+/** A list that grows at its end, served; `pageDelayMs` 300 makes the poll's budget bind. */
+function growingAtEnd(shape: ListShape, pageDelayMs = 300): GenerationService {
+	const service = new GenerationService(shape);
+	service.pageDelayMs = pageDelayMs;
+	service.serve();
+	return service;
 }
 
 /**
@@ -138,15 +147,11 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 	});
 
 	test('one running at activation, then 243 finish in a list that grows at its end, pages of 7 at 300 ms: every one fires once (soak seed 55304)', async () => {
-		const service = new GenerationService({
-			timestamps: 'finish',
+		const service = growingAtEnd({
+			...GROWS_AT_END_BY_COMPLETION,
 			order: 'creation',
-			pageSize: 7,
-			outputsInList: true,
-			oldestFirst: true,
+			pendingAt: undefined,
 		});
-		service.pageDelayMs = 300;
-		service.serve();
 		service.create('running');
 		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
 		expect(await n8n.activate()).toBeNull();
@@ -158,16 +163,7 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 	});
 
 	test('a list that grows at its end, running ones on its first page, pages of 7 at 300 ms: the starting point taken after a failed activation over 603 finished, then 600 finish: each fires once (soak seed 55308)', async () => {
-		const service = new GenerationService({
-			timestamps: 'finish',
-			order: 'completion',
-			pendingAt: 'bottom',
-			pageSize: 7,
-			outputsInList: true,
-			oldestFirst: true,
-		});
-		service.pageDelayMs = 300;
-		service.serve();
+		const service = growingAtEnd(GROWS_AT_END_BY_COMPLETION);
 		for (let index = 0; index < 10; index++) service.create(`running_${index}`);
 		service.listFailStatus = 503;
 		service.listFailures = 1;
@@ -186,16 +182,7 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 	});
 
 	test('a starting point over a list that grows at its end, running ones on its first page, pages of 7 at 300 ms: it remembers what it read from the end, not one entry (soak seed 55308)', async () => {
-		const service = new GenerationService({
-			timestamps: 'finish',
-			order: 'completion',
-			pendingAt: 'bottom',
-			pageSize: 7,
-			outputsInList: true,
-			oldestFirst: true,
-		});
-		service.pageDelayMs = 300;
-		service.serve();
+		const service = growingAtEnd(GROWS_AT_END_BY_COMPLETION);
 		for (let index = 0; index < 10; index++) service.create(`running_${index}`);
 		service.createDoneMany('old_', 1009);
 		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
@@ -214,16 +201,7 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 	});
 
 	test("a read from the end of a list that grows there goes on over two polls; meanwhile one starts, placed at the list's start, and moves the rest down a place: none is skipped (soak seed 55308)", async () => {
-		const service = new GenerationService({
-			timestamps: 'finish',
-			order: 'completion',
-			pendingAt: 'bottom',
-			pageSize: 7,
-			outputsInList: true,
-			oldestFirst: true,
-		});
-		service.pageDelayMs = 300;
-		service.serve();
+		const service = growingAtEnd(GROWS_AT_END_BY_COMPLETION);
 		service.createDoneMany('old_', 15);
 		for (let index = 0; index < 6; index++) service.create(`running_${index}`);
 		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
@@ -236,15 +214,7 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 	});
 
 	test('a list by update that grows at its end, too short yet to show its order (4 finished, 4 running at its top), pages of 7: 2 finish at its end, on its second page: the done one fires (soak seed 55314)', async () => {
-		const service = new GenerationService({
-			timestamps: 'finish',
-			order: 'update',
-			pendingAt: 'top',
-			pageSize: 7,
-			outputsInList: false,
-			oldestFirst: true,
-		});
-		service.serve();
+		const service = growingAtEnd(GROWS_AT_END_BY_UPDATE, 0);
 		service.createDoneMany('old_', 4);
 		for (let index = 0; index < 4; index++) service.create(`running_${index}`);
 		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
@@ -255,16 +225,7 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 	});
 
 	test('a list by update that grows at its end, pages of 7 at 300 ms: the one finished at activation is run again (done) while 243 finish, then one running finishes and a read goes on over polls: its run again fires (soak seed 55314)', async () => {
-		const service = new GenerationService({
-			timestamps: 'finish',
-			order: 'update',
-			pendingAt: 'top',
-			pageSize: 7,
-			outputsInList: false,
-			oldestFirst: true,
-		});
-		service.pageDelayMs = 300;
-		service.serve();
+		const service = growingAtEnd(GROWS_AT_END_BY_UPDATE);
 		service.createDone('old');
 		for (let index = 0; index < 4; index++) service.create(`running_${index}`);
 		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
