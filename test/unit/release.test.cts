@@ -79,10 +79,11 @@ describe('npm publish outside the release workflow', () => {
 		});
 		await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
 		const url = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`;
-		// A plain shell: no CI provider npm could take an identity from.
+		// A plain shell: no CI provider npm could take an identity from, and no npm settings
+		// inherited from the npm that runs the tests (`npm run -s` would silence the refusal).
 		const env = Object.fromEntries(
 			Object.entries(process.env).filter(
-				([name]) => !/^(GITHUB_|GITLAB_|CI_|ACTIONS_)/.test(name) && name !== 'CI',
+				([name]) => !/^(GITHUB_|GITLAB_|CI_|ACTIONS_|npm_config_)/.test(name) && name !== 'CI',
 			),
 		);
 		const { code, output } = await new Promise<{ code: number; output: string }>((resolve) =>
