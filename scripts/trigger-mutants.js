@@ -155,6 +155,13 @@ const MUTANTS = [
 		to: '(finishedMs === undefined || mark === null || finishedMs <= Infinity)',
 	},
 	{
+		name: 'guard-on-latest-finish',
+		why: "the finish guard rests on the latest finish fired, also by a decision that left unknown ones unread: a run again fired from a read's last page places the backlog it left out old (seed 55326)",
+		file: `${TRIGGER}/generationState.ts`,
+		from: 'const guard = guardOf(state);',
+		to: 'const guard = state.finishedUpToMs;',
+	},
+	{
 		name: 'failure-key-without-date',
 		why: 'a failure remembered by id alone: a post queued again that fails again at a new date never fires',
 		file: `${TRIGGER}/postState.ts`,

@@ -30,6 +30,11 @@ export interface GenerationState {
 	scan?: ScanState;
 	/** Latest finish time seen (ms), when the service gives finish times; else null. */
 	finishedUpToMs: number | null;
+	/**
+	 * The mark at the last decision that left no unknown one it read undecided (see `partial`), when
+	 * it differs from `finishedUpToMs`: the finish guard rests on it (soak seed 55326).
+	 */
+	guardUpToMs?: number | null;
 	/** The account the state belongs to (see pollStore.ts). */
 	account?: string;
 	/** How long the list was at the last read that saw its end. */
@@ -130,6 +135,8 @@ export interface Plan {
 	emptyAtMs?: number;
 	/** The read reached the end and showed nothing the memory holds: a new starting point. */
 	replaced: boolean;
+	/** Unknown ones it read were left out (a read going on's gap) or wait for a later read to decide. */
+	partial?: true;
 	shown?: number;
 	shownAtLeast?: true;
 }
@@ -202,6 +209,7 @@ export function plan(
 	const belowGap = new Set(all.filter((_, index) => firstGap >= 0 && index > firstGap));
 	const aboveGap = new Set(all.filter((_, index) => index < lastGap));
 	const mark = state.finishedUpToMs;
+	const guard = guardOf(state);
 	const memoryEmpty = seen.size === 0 && due.size === 0;
 	const emptyStart = state.emptyAtMs !== undefined && memoryEmpty;
 	// None known in a list not shorter: a cut list pushed through by new ones (they fire); in a
@@ -255,7 +263,7 @@ export function plan(
 					: fewNew;
 			// Nothing finished when the trigger started (only pending ones): all of it is new.
 			if (memoryEmpty) return true;
-			if (finishedAt !== undefined && mark !== null && finishedAt < mark - FINISH_GUARD_SLACK_MS)
+			if (finishedAt !== undefined && guard !== null && finishedAt < guard - FINISH_GUARD_SLACK_MS)
 				return false;
 			return onlyArrivals || (lowestKnown < 0 ? !replaced : index < lowestKnown);
 		})();
@@ -284,6 +292,7 @@ export function plan(
 		unseenPending,
 		listed,
 		replaced,
+		...(lastGap >= 0 || deferred.size ? { partial: true } : {}),
 		shown: floor ? entries.length : (reading.length ?? state.shown),
 		...(floor || (reading.length === undefined && state.shownAtLeast)
 			? { shownAtLeast: true }
@@ -304,7 +313,7 @@ export function settle(
 	state: GenerationState,
 	decided: Pick<
 		Plan,
-		'listed' | 'pending' | 'finishedUpToMs' | 'emptyAtMs' | 'shown' | 'shownAtLeast'
+		'listed' | 'pending' | 'finishedUpToMs' | 'emptyAtMs' | 'shown' | 'shownAtLeast' | 'partial'
 	>,
 	outcome: {
 		/** Keys of what fired or was passed over, in the order emitted. */
@@ -337,6 +346,14 @@ export function settle(
 	const unplaced = [...new Set([...firedById, ...(state.unplaced ?? [])])]
 		.filter((key) => !listed.has(key))
 		.slice(0, MAX_PENDING);
+	const due = outcome.due.slice(0, MAX_DUE);
+	const dueKeys = new Set(due.map(([id, status]) => keyOf(id, status)));
+	// A mark moved by a later finish (a run again) while unknown ones wait to be read again (left
+	// out, or past MAX_DUE) would place them old: the guard stays (soak seed 55326: 401 of a backlog
+	// read over polls, a run again fired from its last page).
+	const leftOut = decided.partial || outcome.scan || [...waiting].some((key) => !dueKeys.has(key));
+	const mark = laterOf(decided.finishedUpToMs, outcome.firedUpToMs ?? null);
+	const guard = leftOut ? guardOf(state) : mark;
 	const done = new Set([
 		...outcome.resolvedPending,
 		...[...outcome.fired, ...waiting].map(idOfKey),
@@ -347,10 +364,11 @@ export function settle(
 			seq: state.seq + 1,
 			seen: '',
 			pending: decided.pending.filter((id) => !done.has(id)).slice(0, MAX_PENDING),
-			due: outcome.due.slice(0, MAX_DUE),
+			due,
 			...(unplaced.length ? { unplaced } : {}),
 			...(outcome.scan ? { scan: outcome.scan } : {}),
-			finishedUpToMs: laterOf(decided.finishedUpToMs, outcome.firedUpToMs ?? null),
+			finishedUpToMs: mark,
+			...(guard === mark ? {} : { guardUpToMs: guard }),
 			account: state.account,
 			...(state.direction ? { direction: state.direction } : {}),
 			...(decided.shown === undefined ? {} : { shown: decided.shown }),
@@ -367,6 +385,10 @@ function fit(state: GenerationState, seen: KeyMemory): GenerationState {
 	const fits = hashesThatFit(STATE_MAX_BYTES - rest - 64);
 	return { ...state, seen: seen.encode(Math.min(MAX_SEEN, fits)) };
 }
+
+/** The finish guard's mark: unknown ones finished over a minute before it only moved (old). */
+const guardOf = (state: GenerationState): number | null =>
+	state.guardUpToMs === undefined ? state.finishedUpToMs : state.guardUpToMs;
 
 const laterOf = (a: number | null, b: number | null): number | null =>
 	a === null ? b : b === null ? a : Math.max(a, b);

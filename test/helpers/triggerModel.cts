@@ -258,8 +258,8 @@ const BY_UPDATE_FROM_THE_END: Scenario['shape'] = {
  * than one poll reads, after an outage, with slow pages; a clean-up of every generation the memory
  * holds, with older ones left below; a failed generation run again under its id, done between
  * two polls; nine soak findings (seeds 50302, 50402, 51202, 51301, 51501, 52702, 52802, 55003,
- * 55101); a due one whose tries run out at polls with no list, and soak seeds 55304, 55308
- * (twice) and 55314 (twice; session 33).
+ * 55101); a due one whose tries run out at polls with no list, soak seeds 55304, 55308
+ * (twice) and 55314 (twice; session 33), and 55326 (session 35).
  */
 export const BUSY_ACCOUNT: Scenario[] = [
 	{
@@ -660,6 +660,28 @@ export const BUSY_ACCOUNT: Scenario[] = [
 				poll: 'poll',
 			},
 			{ changes: [{ kind: 'finishPending', from: 0, count: 1, failed: false }], poll: 'poll' },
+		],
+	},
+	{
+		// Soak seed 55326, shrunk: a backlog read from the end over polls at a second a page; the
+		// oldest run again (done) before the read reaches it. Its finish, fired from the read's last
+		// page, moved the mark a minute past the 401 the read had left out: placed old, never fired.
+		engine: 'classic',
+		shape: { ...GROWS_AT_END_BY_COMPLETION, order: 'creation' },
+		failedToo: false,
+		atActivation: 11,
+		pendingAtActivation: 0,
+		activation: 'ok',
+		pageDelayMs: 1000,
+		steps: [
+			{ changes: [{ kind: 'finishNew', count: 701, failedEvery: 0 }], poll: 'poll' },
+			{ changes: [], poll: 'poll' },
+			{ changes: [], poll: 'poll' },
+			{ changes: [], poll: 'poll' },
+			{ changes: [], poll: 'poll' },
+			{ changes: [], poll: 'poll' },
+			{ changes: [], poll: 'poll' },
+			{ changes: [{ kind: 'rerun', at: 0, status: 'done' }], poll: 'poll' },
 		],
 	},
 ];

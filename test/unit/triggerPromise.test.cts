@@ -244,6 +244,22 @@ describe.each(ENGINES)('in the %s engine', (engine: Engine) => {
 		expect([...fired].sort()).toEqual([...fresh, 'old', 'running_0'].sort());
 	});
 
+	test('a list by creation that grows at its end, pages of 7 at 300 ms: 701 finish, and the oldest is run again (done) while the read from the end goes on over polls: it and all 701 fire once (soak seed 55326)', async () => {
+		const service = growingAtEnd({ ...GROWS_AT_END_BY_COMPLETION, order: 'creation' });
+		service.createDoneMany('old_', 11);
+		const n8n = new SimulatedN8n(engine, { events: ['done'] }, apiKeyCredentials);
+		expect(await n8n.activate()).toBeNull();
+		// More than one poll reads: the read keeps the newest 50 and the deepest 250 it read.
+		const fresh = service.createDoneMany('new_', 701);
+		const fired = await quietPolls(n8n, 2);
+		service.rerun('old_0');
+		service.finish('old_0', 'done');
+		// Its finish, the latest, moved the mark while the 401 left out waited for the next read:
+		// those that finished over a minute before it were placed old (before: 390 never fired).
+		fired.push(...(await quietPolls(n8n, 12)));
+		expect([...fired].sort()).toEqual([...fresh, 'old_0'].sort());
+	});
+
 	test('a list cut to its newest 100: 4 seen running only by quiet polls finish (failed) during a failed poll, 103 more finish, the workflow is saved with another credential of the same account: the 4 fire once (soak seed 55202)', async () => {
 		const service = new GenerationService({
 			timestamps: 'none',
