@@ -30,10 +30,7 @@ export interface GenerationState {
 	scan?: ScanState;
 	/** Latest finish time seen (ms), when the service gives finish times; else null. */
 	finishedUpToMs: number | null;
-	/**
-	 * The mark at the last decision that left no unknown one it read undecided (see `partial`), when
-	 * it differs from `finishedUpToMs`: the finish guard rests on it (soak seed 55326).
-	 */
+	/** The finish guard's mark, while it differs: the mark of the last decision not `partial`. */
 	guardUpToMs?: number | null;
 	/** The account the state belongs to (see pollStore.ts). */
 	account?: string;
@@ -49,10 +46,7 @@ export interface GenerationState {
 	emptyAtMs?: number;
 }
 
-/**
- * `finishedMs`: the finish time its list showed, which moves the mark when it fires, read or not;
- * null when a read by id found it (no list placed it: its time places nothing); absent, no time.
- */
+/** `finishedMs`: its list's finish time (moves the mark as it fires); null: read by id. */
 export type DueGeneration = [id: string, status: string, tries: number, finishedMs?: number | null];
 export function newlyDue(entry: IDataObject, nowMs: number, byId = false): DueGeneration {
 	const finishedMs = byId ? null : believableFinishMs(entry, nowMs);
@@ -61,9 +55,8 @@ export function newlyDue(entry: IDataObject, nowMs: number, byId = false): DueGe
 }
 
 /**
- * A read cut short by the poll's time: the page to go on from, and what it read in list order:
- * "status|finish ms or empty|id" per unknown finished one, KNOWN_RUN per run of known ones, GAP
- * where it left unknown ones out.
+ * A read cut short: the page to go on from, and what it read in list order ("status|finish ms|id"
+ * per unknown finished one, KNOWN_RUN per run of known ones, GAP where it left unknown ones out).
  */
 export interface ScanState {
 	page: number;
@@ -94,10 +87,7 @@ export const FINISH_GUARD_SLACK_MS = 60 * 1000;
 /** A finish time further ahead of n8n's clock than this is wrong (a bad record, a skewed clock): ignored. */
 export const FUTURE_FINISH_MARGIN_MS = 5 * 60 * 1000;
 
-/**
- * After an empty start, unknown finished ones fire when they finished after it (less the slack);
- * without finish times, when at most EMPTY_START_MAX_NEW (more is a history an empty answer hid).
- */
+/** After an empty start: finished after it less the slack; untimed, at most EMPTY_START_MAX_NEW. */
 export const EMPTY_START_SLACK_MS = 15 * 60 * 1000;
 export const EMPTY_START_MAX_NEW = 20;
 
@@ -199,10 +189,9 @@ export function plan(
 				(finishTimeMs(entry) === undefined || believableFinishMs(entry, nowMs) !== undefined),
 		)
 		.lastIndexOf(true);
-	// Where a read going on left unknown ones out (compactScan): new ones above a gap wait for a
-	// read that has it. Old ones below a gap under the lowest known one are not remembered (those
-	// left out, below it too, would look new); below a gap above it they are, or every read keeps
-	// them as the deepest unknown and leaves the new ones out again (soak seed 55308: a livelock).
+	// New ones above a gap (compactScan) wait for a read that has it. Old ones below a gap under the
+	// lowest known one are not remembered (those left out would look new); above it they are, or
+	// every read keeps them as the deepest unknown (a livelock).
 	const anchor = lowestKnown < 0 ? -1 : all.indexOf(entries[lowestKnown]);
 	const firstGap = all.findIndex((entry, index) => entry.gap === true && index > anchor);
 	const lastGap = all.map((entry) => entry.gap === true).lastIndexOf(true);
@@ -212,8 +201,7 @@ export function plan(
 	const guard = guardOf(state);
 	const memoryEmpty = seen.size === 0 && due.size === 0;
 	const emptyStart = state.emptyAtMs !== undefined && memoryEmpty;
-	// None known in a list not shorter: a cut list pushed through by new ones (they fire); in a
-	// shorter one, what the memory held was deleted or replaced (nothing fires).
+	// None known: in a list not shorter, new ones pushed through a cut; in a shorter one, a new start.
 	const shrank =
 		state.shown === undefined || reading.length === undefined || reading.length < state.shown;
 	// A whole list grown by exactly its unknown ones: nothing deleted or brought into view.
@@ -348,9 +336,8 @@ export function settle(
 		.slice(0, MAX_PENDING);
 	const due = outcome.due.slice(0, MAX_DUE);
 	const dueKeys = new Set(due.map(([id, status]) => keyOf(id, status)));
-	// A mark moved by a later finish (a run again) while unknown ones wait to be read again (left
-	// out, or past MAX_DUE) would place them old: the guard stays (soak seed 55326: 401 of a backlog
-	// read over polls, a run again fired from its last page).
+	// While unknown ones wait for a later read (left out, or past MAX_DUE), a later finish fired (a
+	// run again) must not place them old: the guard's mark stays.
 	const leftOut = decided.partial || outcome.scan || [...waiting].some((key) => !dueKeys.has(key));
 	const mark = laterOf(decided.finishedUpToMs, outcome.firedUpToMs ?? null);
 	const guard = leftOut ? guardOf(state) : mark;
@@ -408,9 +395,8 @@ function dedupe(entries: IDataObject[]): IDataObject[] {
 const unique = (ids: string[]): string[] => [...new Set(ids)];
 
 /**
- * Oldest first: those without a finish time first, by list position reversed (the list is newest
- * first), then by finish time. One order for all (a NaN for no time made none), so what is left
- * due after the ones that fired finished no earlier than they did: the mark stays below it.
+ * Oldest first: untimed ones by list position reversed, then by finish time. One order for all,
+ * so what stays due finished no earlier than what fired: the mark stays below it.
  */
 function oldestFirst(entries: IDataObject[], nowMs: number): IDataObject[] {
 	const timeOf = (entry: IDataObject) => believableFinishMs(entry, nowMs) ?? -Infinity;

@@ -59,10 +59,7 @@ const SLICE = 100;
 /** Hashes of the memory kept in the activation record (see pollStore.ts). */
 export const RECORD_SEEN = 1000;
 
-/**
- * One poll: read the list (on from where the last stopped), decide what is new
- * (generationState.ts), emit what is due, oldest first. `commit` saves the state once all succeeded.
- */
+/** One poll: read on, decide what is new (generationState.ts), emit what is due, oldest first. */
 export async function pollGenerations(
 	run: PollRun,
 	options: TriggerOptions,
@@ -112,8 +109,7 @@ export async function pollGenerations(
 	// Known from a list's position (not only read by id): what the stop rule may rest on.
 	const unplaced = new Set(state.unplaced ?? []);
 	const isPlaced = (entry: IDataObject) => isKnown(entry) && !unplaced.has(entryKey(entry));
-	// What a read going on keeps as "known": placed, and no finish time ahead (2099) or after the
-	// mark (run again since: soak seed 55314); the decision takes those apart, so they stay whole.
+	// Kept as "known" by a read going on: placed, its finish time neither ahead nor past the mark.
 	const staysKnown = (entry: IDataObject) => {
 		const finishedMs = believableFinishMs(entry, run.clock.now());
 		if (finishTimeMs(entry) !== undefined && finishedMs === undefined) return false;
@@ -137,14 +133,11 @@ export async function pollGenerations(
 	const turnedTo = reading.direction;
 	const turned = turnedTo !== undefined && turnedTo !== (state.direction ?? 'newestFirst');
 	if (turned && reading.reachedEnd && !state.scan) {
-		// The whole list read at once: this read turned round is newest first. Part of it (even
-		// with nothing remembered) would go on from its other end, mixing two orders (soak seed
-		// 55304: 33 lost).
+		// The whole list read: turned round, it is newest first (part of it would mix two orders).
 		reading.entries.reverse();
 		state = { ...state, direction: turnedTo === 'oldestFirst' ? turnedTo : undefined };
 	} else if (turned) {
-		// The list runs the other way: what is remembered stays (a new start would take what
-		// finished meanwhile for old); from the next poll it is read from its other end.
+		// Read from its other end from the next poll; the memory stays (a new start loses work).
 		run.n8n.logger.warn(
 			`Social Content Trigger: the list of generations runs ${turnedTo === 'oldestFirst' ? 'oldest' : 'newest'} first; it is read from its ${turnedTo === 'oldestFirst' ? 'end' : 'top'} from the next poll on`,
 		);
@@ -219,8 +212,8 @@ export async function pollGenerations(
 }
 
 /**
- * A read stops at a slice with a placed known one, either all known after half a slice of known
- * ones in a row (one changed above new ones is no stop), or with a whole slice's worth in a row.
+ * A stop: a slice with a placed known one, and a slice's worth of known ones in a row, or all known
+ * after half that (one known changed above new ones is no stop).
  */
 function stopRule(
 	isKnown: (entry: IDataObject) => boolean,
@@ -274,9 +267,8 @@ function scanEntries(scan: ScanState | undefined): IDataObject[] {
 }
 
 /**
- * What a read cut short keeps: the deepest MAX_SCAN_READ unknown ones, where known ones were, and
- * GAP where it left some out; also the first SCAN_PREFIX below the last known ones (all old if
- * nothing known follows: remembered with no gap under the known ones).
+ * What a read cut short keeps: the deepest MAX_SCAN_READ unknown, runs of known ones, GAP where it
+ * left some out, and the SCAN_PREFIX just below the last known ones (old if nothing known follows).
  */
 function compactScan(
 	entries: IDataObject[],
@@ -317,10 +309,7 @@ interface GenerationReading extends Required<Omit<ListReading, 'length'>> {
 	restarted?: true;
 }
 
-/**
- * The list newest first (`backward` from its end), from the top or `from`, until `stopAt`, the end
- * or `untilMs`, a slice at a time. `turnIfOldestFirst`: stop at a first page showing oldest first.
- */
+/** The list newest first (`backward`: from its end), from the top or `from`, a slice at a time. */
 async function readGenerations(
 	run: PollRun,
 	how: {
@@ -345,9 +334,7 @@ async function readGenerations(
 	let pages = 0;
 	const stepped = how.from && how.readBefore && how.from.cursor === undefined;
 	let glitch = false;
-	// Read from the top, a list whose times cannot tell its order yet (fewer than 5 finished read)
-	// is read on: it may grow at its end (soak seed 55314: 4 finished and 4 running at the top of
-	// a list by update, then 2 finish at its end, on its second page: never read before).
+	// A list whose times do not tell its order yet is read on from the top: it may grow at its end.
 	const tellsOrder = () =>
 		how.backward === true ||
 		listDirection(entries) !== undefined ||
@@ -356,9 +343,7 @@ async function readGenerations(
 		if (how.from && !stepped && !pages && list.length && !list.some(hasId)) return !(glitch = true);
 		if (!entries.length && !list.length) emptyList = true;
 		length += list.filter(hasId).length;
-		// Until the pages read tell the order (a first page of running ones tells none), a starting
-		// point stops at one showing oldest first: its time goes to the read from the end (soak
-		// seed 55308: a whole poll read from the top, one entry kept from the end).
+		// A starting point stops at pages showing oldest first: its time goes to the read from the end.
 		const first = () => list.slice(0, MAX_SEEN).map(normaliseGeneration);
 		if (how.turnIfOldestFirst && !direction && entries.length < MAX_SEEN) {
 			direction = listDirection([...entries, ...first()]);
@@ -398,8 +383,7 @@ async function readGenerations(
 		const fromTop = { ...how, from: undefined, readBefore: undefined };
 		return { ...(await readGenerations(run, fromTop)), restarted: true };
 	}
-	// A page above showing none while the one it goes on from shows some, or a first answer
-	// holding none: a glitch, not the list; read again at the next poll.
+	// A page above showing none while its own shows some, or a first answer with none: a glitch.
 	const held = () => {
 		run.n8n.logger.warn(
 			'Social Content Trigger: an answer in the middle of a read going on held no generations; the read goes on from the same page at the next poll',
@@ -441,11 +425,9 @@ const SCAN_ANCHORS = 3;
 const SCAN_PREFIX = 50;
 
 /**
- * Where a read going on by page stopped, once deletions above moved the rest up: from the page
- * before `page` up to one showing an id it read, what follows that id is unread (in list order).
- * `backward` (read from the list's end): once ones placed at the list's start moved the rest
- * down, from the page after `page` on to one showing an id it read, what precedes that id is
- * unread, newest first (soak seed 55308: one started, placed first, moved one past the read).
+ * Where a read going on by page stopped, once deletions above moved the rest up: back from `page`
+ * to one showing an id it read, what follows that id is unread. `backward` (from the list's end):
+ * once the rest moved down, on from `page` to such a page, what precedes the id is unread.
  */
 async function stepBack(
 	run: PollRun,
@@ -542,9 +524,8 @@ async function emit(
 		}
 		fired.push(keyOf(id, status));
 		tries.delete(id);
-		// By the time its list showed, kept while due: fired when no list shows it (an answer with
-		// no list, soak seed 55204; its last try failed), it still moves the mark, or a later read
-		// takes it for new.
+		// Its list's finish time, kept while due, moves the mark also when no list shows it as it
+		// fires: else a later read takes it for new.
 		if (typeof finishedMs === 'number')
 			firedUpToMs = Math.max(firedUpToMs ?? finishedMs, finishedMs);
 	}

@@ -6,13 +6,11 @@ import { apiRequest, type RunContext } from '../shared/transport';
 import { textHash } from './idMemory';
 
 /**
- * What a poll keeps beyond its run, for both families: the saved state, its account, the time
- * budget, what this process holds between polls. Besides the node's static data, two copies cover
- * n8n's durable engine leaving a state unsaved: this process's quiet copy (a poll that emits
- * nothing is not saved, the activation poll's cursor is not committed; one that emits is run
- * again) and the activation record, its newest only, which outlives a restart. A copy applies
- * only on a state it grew from; `seq` picks the newest, the quiet copy on a tie. A state
- * belongs to the instance and the `organization` of GET /agents/ping (hashed).
+ * What a poll keeps beyond its run, for both families: the state, its account (instance and
+ * GET /agents/ping's `organization`, hashed), the time budget. n8n's durable engine may leave a
+ * state unsaved (a quiet poll, an uncommitted activation): this process's quiet copy and the
+ * activation record (its newest only, which outlives a restart) cover it. A copy applies only on a
+ * state it grew from; `seq` picks the newest, the quiet copy on a tie.
  */
 export type Family = 'generations' | 'posts';
 
@@ -54,10 +52,7 @@ const runningPolls = new Map<string, number>();
 /** A poll still marked running this long past its budget has hung: the next one goes ahead. */
 const STUCK_POLL_MS = 60_000;
 
-/**
- * Marks this trigger's poll as running, or undefined while the last one runs (the classic engine
- * ticks regardless; two polls would fire the same events). The answer ends the mark.
- */
+/** Marks the poll running; undefined while the last one runs (two would fire the same events). */
 export function startPoll(run: RunContext<IPollFunctions>): (() => void) | undefined {
 	const key = triggerKey(run.n8n);
 	const running = runningPolls.get(key);
@@ -115,10 +110,8 @@ function newestState<State extends Sequenced>(
 		if (newest === undefined || copy.seq > newest.seq) newest = copy;
 	}
 	if (!basesOfPoll.has(ctx)) basesOfPoll.set(ctx, new Map());
-	// A copy this poll makes applies on the state n8n holds now (the durable engine saved a quiet
-	// activation's: soak seed 55001) and on those the copy it grew from did (the classic engine
-	// holds a quiet poll's state in memory only, and an activation reads the saved one: 55202).
-	// Kept: the first two, those n8n may have saved (before and at an activation), and the newest.
+	// A copy this poll makes applies on the state n8n holds now and on those its own base did (n8n
+	// may hold either); kept: the first two (before and at an activation) and the newest.
 	const bases = [...new Set([...(onStored?.bases ?? []), storedHash])];
 	basesOfPoll.get(ctx)!.set(family, bases.length > 3 ? [bases[0], bases[1], storedHash] : bases);
 	return newest;
@@ -144,8 +137,7 @@ function saveState<State extends Sequenced>(
 	quietCopies.delete(quietKey);
 	const text = JSON.stringify(state);
 	const hash = textHash(text);
-	// Also at activation: the durable engine does not commit a quiet activation poll's cursor, so
-	// the next poll starts from the state this one started from (the classic saves it: its hash).
+	// Also at activation: the durable engine does not commit a quiet activation poll's cursor.
 	const bases = basesOfPoll.get(ctx)?.get(family);
 	if (!how.emitted && bases !== undefined) {
 		quietCopies.set(quietKey, { bases, hash, state: JSON.parse(text) as Sequenced });
@@ -215,9 +207,8 @@ async function accountOf(run: RunContext<IPollFunctions>): Promise<string> {
 const polledContexts = new WeakSet<IPollFunctions>();
 
 /**
- * Whether n8n runs this poll while activating (a thrown error fails the activation): the durable
- * scheduler gives each scheduled poll a new 'update' context with a budget under five minutes; the
- * classic engine keeps one context per activation, whose first poll is the activation poll.
+ * Whether n8n runs this poll while activating (an error fails the activation): the classic engine's
+ * first poll on its context, unless the durable scheduler's ('update', a budget under 5 minutes).
  */
 export function isActivationPoll(ctx: IPollFunctions): boolean {
 	const first = !polledContexts.has(ctx);
