@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 
 import { API_KEY, OAUTH_TOKEN } from '../helpers/secrets.cjs';
@@ -131,4 +132,38 @@ describe('n8n-node build and npm run build (scripts/compare-builds.js, run by CI
 		expect(ci).toContain('npm run verify:n8n');
 		expect(publish).toContain('- run: npm run verify:n8n');
 	});
+});
+
+test('every package the tests, benchmarks and scripts import is declared in package.json', () => {
+	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		devDependencies: Record<string, string>;
+		peerDependencies: Record<string, string>;
+	};
+	const declared = new Set([
+		...Object.keys(manifest.devDependencies),
+		...Object.keys(manifest.peerDependencies),
+	]);
+	const files = ['test', 'bench', 'scripts', 'nodes', 'credentials']
+		.flatMap((folder) => filesUnder(folder))
+		.filter((path) => /\.(c?ts|c?js|mjs)$/.test(path));
+	const imported = new Set(
+		files.flatMap((path) =>
+			[
+				...readFileSync(join(ROOT, path), 'utf8').matchAll(
+					/(?:from |require\(|import\()'([^.'/][^']*)'/g,
+				),
+			].map(([, specifier]) => specifier.match(/^(@[^/]+\/[^/]+|[^/]+)/)?.[1] ?? specifier),
+		),
+	);
+	// A package name (the pattern of a regular expression in a test is not one).
+	const packageName = /^(@[a-z0-9-~][\w.~-]*\/)?[a-z0-9-~][\w.~-]*$/;
+	const undeclared = [...imported].filter(
+		(name) =>
+			packageName.test(name) &&
+			!name.startsWith('node:') &&
+			!builtinModules.includes(name) &&
+			!declared.has(name),
+	);
+	expect(undeclared).toEqual([]);
+	expect(imported.size).toBeGreaterThan(10);
 });
