@@ -54,6 +54,18 @@ test('says the package is not released yet, and how to install it meanwhile', ()
 	}
 });
 
+test('installs into n8n without a second n8n-workflow: every package install there omits peers', () => {
+	// npm installs a missing peer: n8n-workflow, and with it native modules to build (isolated-vm),
+	// which fails without build tools; n8n brings its own, and its Community Nodes panel drops
+	// peerDependencies before installing too.
+	const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Credentials'));
+	const installs = [
+		...install.matchAll(/npm install [^`'\n]*n8n-nodes-social-content[^`'\n]*/g),
+	].map(([command]) => command);
+	expect(installs.length).toBeGreaterThanOrEqual(3);
+	expect(installs.filter((command) => !command.includes('--omit=peer'))).toEqual([]);
+});
+
 test('every `npm ci` comes after a `git clone` that gives the folder it runs in', () => {
 	const clones = lines.flatMap((line, index) => (/\bgit clone\b/.test(line) ? [index] : []));
 	const installs = lines.flatMap((line, index) => (/\bnpm ci\b/.test(line) ? [index] : []));
