@@ -66,6 +66,13 @@ test('installs into n8n without a second n8n-workflow: every package install the
 	expect(installs.filter((command) => !command.includes('--omit=peer'))).toEqual([]);
 });
 
+test('N8N_COMMUNITY_PACKAGES is given as n8n 2.41.1 reads it: a JSON list of { name, version }', () => {
+	// A list of plain names stops n8n 2.41.1 at start ("validation failed at "0": Expected object").
+	const [, value] = readme.match(/N8N_COMMUNITY_PACKAGES='([^']+)'/) ?? [];
+	const packages = JSON.parse(value) as unknown[];
+	expect(packages).toEqual([{ name: 'n8n-nodes-social-content', version: expect.any(String) }]);
+});
+
 test('every `npm ci` comes after a `git clone` that gives the folder it runs in', () => {
 	const clones = lines.flatMap((line, index) => (/\bgit clone\b/.test(line) ? [index] : []));
 	const installs = lines.flatMap((line, index) => (/\bnpm ci\b/.test(line) ? [index] : []));
