@@ -142,10 +142,12 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 	]);
 	// A list input is hidden among the fields: List Inputs takes it, one entry per line.
 	expect(
-		(await formatInputFields(n8n, 'slideshow')).find((field) => field.id === 'captions'),
+		(await formatInputFields(n8n, 'slideshow')).find(
+			(field) => field.id === 'list:string:optional:captions',
+		),
 	).toMatchObject({
-		displayName: 'Captions (list of texts)',
-		type: 'string',
+		displayName: 'Captions',
+		type: 'array',
 		required: false,
 		display: false,
 	});
