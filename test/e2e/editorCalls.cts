@@ -163,6 +163,7 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 		expect.arrayContaining(['All X Channels', 'All LinkedIn Channels', 'Sandbox on X · X']),
 	);
 	expect(await textPerChannelChoices(n8n, ['ch_x'])).toEqual([
+		{ name: 'Choose a Channel', value: '' },
 		{ name: 'Sandbox on X · X', value: 'ch_x' },
 	]);
 	// The known settings of the post's networks only: X's for an X channel.

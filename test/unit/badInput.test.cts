@@ -629,6 +629,13 @@ const CASES: Case[] = [
 		channels,
 	],
 	[
+		'create: a text for a channel left at its first choice (a new row)',
+		post({ options: { channelTexts: { text: [{ channel: '', text: 'Hi' }] } } }),
+		'A text under "Text Per Channel" has no channel chosen',
+		'NodeOperationError',
+		channels,
+	],
+	[
 		'create: the service requires a setting',
 		post({ channels: ['ch_li'] }),
 		'The service rejected the request: posts[0].settings.title: is required for LinkedIn',

@@ -227,6 +227,16 @@ export function textPerChannel(
 	const texts = new Map<string, string>();
 	for (const entry of entries) {
 		const id = String(entry.channel ?? '').trim();
+		if (!id) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'A text under "Text Per Channel" has no channel chosen',
+				{
+					itemIndex,
+					description: `Choose its channel (the post goes to: ${channels.map(channelLabel).join(', ')}), or remove the text.`,
+				},
+			);
+		}
 		if (!channels.some((channel) => channel.id === id)) {
 			throw new NodeOperationError(
 				ctx.getNode(),
