@@ -712,7 +712,7 @@ const CASES: Case[] = [
 	[
 		'wrong API key',
 		{ resource: 'account', operation: 'checkConnection' },
-		/^The service rejected the credential \(401\)/,
+		'The service rejected the API key: it is wrong, or was revoked',
 		'NodeApiError',
 		() => api().get(`${API_PATH}/agents/ping`).reply(401, {}),
 	],

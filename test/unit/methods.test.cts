@@ -69,7 +69,7 @@ describe('dropdowns, loaded through the same transport', () => {
 		api().get(`${API_PATH}/integrations`).reply(401, {});
 		const loading = node.methods.loadOptions.getChannels.call(context());
 		await expect(loading).rejects.toThrow(
-			/^Could not load the list: .*missing, wrong, or was revoked\. Open the credential and check the API key\./,
+			/^Could not load the list: The service rejected the API key: it is wrong, or was revoked\. Open the credential .* and paste a valid API key/,
 		);
 		await loading.catch((error: Error) => expect(JSON.stringify(error)).not.toContain(API_KEY));
 	});

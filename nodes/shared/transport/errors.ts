@@ -138,10 +138,7 @@ export function statusError(
 						: 'The service named no field: check the parameters this operation sends against its words, and run again.',
 			);
 		case 401:
-			return error(
-				'The service rejected the credential (401): the API key or token is missing, wrong, or was revoked',
-				'Open the credential and check the API key. For OAuth2, tokens never expire: a 401 means the app was revoked, so reconnect the credential.',
-			);
+			return error(...rejectedCredential(connection));
 		case 402:
 			return error(
 				'Not enough credits for this request. Nothing was reserved or charged',
@@ -170,6 +167,23 @@ export function statusError(
 					: 'Check the parameters and run again.',
 			);
 	}
+}
+
+/**
+ * A 401's message and advice, for the credential in use. The status is not in the message: n8n
+ * shows the error's code beside it (its pickers as "401 - <message>").
+ */
+function rejectedCredential(connection: Connection): [message: string, description: string] {
+	const credential = connection.credential ?? 'the credential';
+	if (connection.authentication === 'oAuth2')
+		return [
+			"The service rejected the OAuth2 token: the app's access was revoked",
+			`Its tokens never expire, so a rejected one was revoked. Open ${credential} and click "Connect my account" (or "Reconnect").`,
+		];
+	return [
+		'The service rejected the API key: it is wrong, or was revoked',
+		`Open ${credential} and paste a valid API key, created in the application under its agents area.`,
+	];
 }
 
 /** An answer that is not the API's JSON: a web page (`html`), or text that is not JSON. */
