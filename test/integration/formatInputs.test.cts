@@ -445,6 +445,25 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 		});
 	});
 
+	test('a node saved with an older list field (Captions shown, one line), against a service answering as NestJS does: the 400 names the field the service named', async () => {
+		sandbox.config.profile = 'postiz';
+		try {
+			const result = await start({
+				...startGeneration('slideshow', {}),
+				inputs: keptUnderListName(),
+			});
+			expect(result.error?.message).toBe(
+				'The service rejected the request: input.captions must be a list of strings',
+			);
+			expect((result.error as { description?: string }).description).toBe(
+				'Fix "input.captions", the field the service named, and run again.',
+			);
+			expect(sandbox.state.counts.generationsStarted).toBe(0);
+		} finally {
+			sandbox.config.profile = 'spec';
+		}
+	});
+
 	test.each([
 		[
 			'an input that is not a list',

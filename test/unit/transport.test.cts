@@ -98,6 +98,19 @@ describe('transport: error statuses', () => {
 	});
 
 	test.each([
+		['class-validator (NestJS)', { message: ['input.slides must be an array'] }, 'input.slides'],
+		['Joi', { message: '"slides" must be an array' }, 'slides'],
+		['class-validator, each entry', { message: ['each value in tags must be a string'] }, 'tags'],
+		['a field not allowed', { message: ['property slidez should not exist'] }, 'slidez'],
+	])('400 naming its field in words (%s): the description names it', async (_form, body, field) => {
+		api().post(`${API_PATH}/hooks/score`).reply(400, body);
+		const result = await probe({ method: 'POST', path: '/hooks/score', body: {} });
+		expect((result.error as NodeApiError).description).toBe(
+			`Fix "${field}", the field the service named, and run again.`,
+		);
+	});
+
+	test.each([
 		[
 			'an errors array of records',
 			{

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { serverMessages } from '../shapes/errors';
+import { fieldNamed, serverMessages } from '../shapes/errors';
 
 import type { Connection } from './connection';
 import { movedInstanceUrl } from './instanceUrl';
@@ -128,15 +128,17 @@ export function statusError(
 		);
 	}
 	switch (response.statusCode) {
-		case 400:
+		case 400: {
+			const named = said.length === 1 ? fieldNamed(said[0]) : undefined;
 			return error(
 				`The service rejected the request: ${saidText || 'validation failed'}`,
 				said.length > 1
 					? `Fix these fields and run again:\n- ${said.join('\n- ')}`
-					: /^[\w.[\]-]+: /.test(said[0] ?? '')
-						? `Fix "${said[0].slice(0, said[0].indexOf(':'))}", the field the service named, and run again.`
+					: named
+						? `Fix "${named}", the field the service named, and run again.`
 						: 'The service named no field: check the parameters this operation sends against its words, and run again.',
 			);
+		}
 		case 401:
 			return error(...rejectedCredential(connection));
 		case 402:
