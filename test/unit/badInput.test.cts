@@ -769,3 +769,13 @@ describe('bad input: every case fails its item with a message that says what to 
 		expect(error.description ?? '').not.toBe('');
 	});
 });
+
+test('a setting of another network: the way back to a list that follows Applies To says to reopen the node\'s panel, not "once reopened"', async () => {
+	channels();
+	const result = await runAction(
+		post({ settings: { setting: [{ target: 'network:x', name: 'tiktok:title', value: 'T' }] } }),
+	);
+	expect((result.error as { description?: string }).description).toBe(
+		'Under "Applies To" choose a TikTok channel or "All TikTok Channels"; or, to keep X, close the node\'s panel and open it again (its "Setting Name" list then shows X\'s settings) and choose the setting there.',
+	);
+});
