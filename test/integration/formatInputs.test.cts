@@ -247,13 +247,17 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 
 	/**
 	 * Cuts given under List Inputs; or, `keptInMapper`, left in Format Inputs' values where the panel
-	 * no longer shows them (an earlier form of the field, or a format whose inputs changed).
+	 * no longer shows them (an earlier form of the field, or a format whose inputs changed). With
+	 * `listLabel`, the list's hidden field is labelled so.
 	 */
 	async function startWith(
 		cuts: string | number[],
 		keptInMapper = false,
+		listLabel?: string,
 	): Promise<{ error?: Error; sent?: IDataObject; hints: string[] }> {
-		const listed = await fields();
+		const listed = (await fields()).map((field) =>
+			listLabel && !field.display ? { ...field, displayName: listLabel } : field,
+		);
 		let sent: IDataObject | undefined;
 		nock(APP)
 			.post('/api/public/v1/studio/generations', (body: IDataObject) => {
@@ -293,26 +297,8 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 	});
 
 	test('the type is read from the id, not the label: a list field labelled otherwise (another language) still takes numbers', async () => {
-		const listed = (await fields()).map((field) =>
-			field.display ? field : { ...field, displayName: 'Schnitte (Liste von Zahlen)' },
-		);
-		let sent: IDataObject | undefined;
-		nock(APP)
-			.post('/api/public/v1/studio/generations', (body: IDataObject) => {
-				sent = body;
-				return true;
-			})
-			.optionally()
-			.reply(200, { id: 'gen_1', status: 'queued', credits: 1 });
-		const result = await start(
-			{
-				...startGeneration('timeline', {}),
-				inputs: formatInputs({ prompt: 'a film' }, listed),
-				listInputs: { input: [{ name: '', entries: '2\n5' }] },
-			},
-			credentialsNocked,
-		);
-		expect(result.error).toBeUndefined();
+		const { error, sent } = await startWith('2\n5', false, 'Schnitte (Liste von Zahlen)');
+		expect(error).toBeUndefined();
 		expect(sent).toEqual({ formatId: 'timeline', input: { prompt: 'a film', cuts: [2, 5] } });
 	});
 
