@@ -165,6 +165,24 @@ describe('a new row is never marked "The value "" is not supported!": its value 
 			],
 		],
 		[
+			'List Inputs, the format an expression the editor cannot work out (no request, no error)',
+			'getListInputs',
+			{
+				resource: 'studio',
+				operation: 'startGeneration',
+				format: { __rl: true, mode: 'id', value: '={{ $json.format }}' },
+			},
+			undefined,
+			[
+				{
+					name: 'Give the Input by Expression (the Format Is One)',
+					value: '',
+					description:
+						"The format is an expression, so its lists are not known here: give the input's ID (e.g. captions) as an expression",
+				},
+			],
+		],
+		[
 			'Media → From Media Library',
 			'getMediaFiles',
 			{ resource: 'post', operation: 'create' },

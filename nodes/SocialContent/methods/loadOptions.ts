@@ -58,6 +58,12 @@ const NOTHING_CHOSEN = {
 		value: '',
 		description: 'Pick the format above: the inputs of it that take a list appear here',
 	},
+	listOfExpression: {
+		name: 'Give the Input by Expression (the Format Is One)',
+		value: '',
+		description:
+			"The format is an expression, so its lists are not known here: give the input's ID (e.g. captions) as an expression",
+	},
 };
 
 /** What a post setting can apply to: each network of the connected channels, then each channel. */
@@ -146,6 +152,8 @@ export async function getListInputs(this: ILoadOptionsFunctions): Promise<INodeP
 			(typeof picked === 'object' && picked !== null ? picked.value : picked) ?? '',
 		).trim();
 		if (!formatId) return [NOTHING_CHOSEN.listInput];
+		// An expression the editor could not work out (it reads the input item): no format to ask.
+		if (formatId.startsWith('=')) return [NOTHING_CHOSEN.listOfExpression];
 		const format = (await fetchFormats(new RunContext(this))).find(
 			(entry) => entry.id === formatId,
 		);
