@@ -60,39 +60,54 @@ export function mappedInputs(
 		delete input[entry.name];
 		setList(ctx, input, entry.name, list, entry.entries, itemIndex);
 	}
-	const missing = [
+	const missing: Needed[] = [
 		...schema
 			.filter((field) => field.required)
 			.map((field) => ({ name: field.id, label: field.displayName, list: false })),
-		...[...lists.values()].filter((list) => list.required).map((list) => ({ ...list, list: true })),
+		...[...lists.values()]
+			.filter((list) => list.required)
+			.map(({ name, label }) => ({ name, label, list: true })),
 	].filter((entry) => !(entry.name in input));
-	if (missing.length > 0) {
-		const quoted = (entries: typeof missing) =>
-			entries.map((entry) => `"${entry.label}"`).join(', ');
-		const [listsMissing, fieldsMissing] = [
-			missing.filter((entry) => entry.list),
-			missing.filter((entry) => !entry.list),
-		];
-		// Where each is filled: a field under Format Inputs, a list under List Inputs.
-		const where = [
-			fieldsMissing.length ? `fill ${quoted(fieldsMissing)} under Format Inputs` : '',
-			listsMissing.length
-				? `add ${quoted(listsMissing)} under List Inputs, one entry per line`
-				: '',
-		].filter(Boolean);
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Format ${formatMention(format)} needs ${quoted(missing)}`,
-			{
-				itemIndex,
-				description:
-					mapper.mappingMode === 'autoMapInputData'
-						? `The input item has no field ${missing.map((entry) => entry.name).join(', ')}. Rename it with an Edit Fields node, or choose "Map Each Input Manually" under Format Inputs.`
-						: `${capitalised(where.join('; '))}. Nothing was started.`,
-			},
-		);
-	}
+	if (missing.length > 0) refuseMissing(ctx, format, mapper.mappingMode, missing, itemIndex);
 	return input;
+}
+
+/** An input the format requires, by its input's name and label, and whether it is a list. */
+interface Needed {
+	name: string;
+	label: string;
+	list: boolean;
+}
+
+/** Required inputs not given: a parameter error naming each, and where it is filled. */
+function refuseMissing(
+	ctx: IExecuteFunctions,
+	format: FormatNamed,
+	mappingMode: string | undefined,
+	missing: Needed[],
+	itemIndex: number,
+): never {
+	const quoted = (entries: Needed[]) => entries.map((entry) => `"${entry.label}"`).join(', ');
+	const [listsMissing, fieldsMissing] = [
+		missing.filter((entry) => entry.list),
+		missing.filter((entry) => !entry.list),
+	];
+	// Where each is filled: a field under Format Inputs, a list under List Inputs.
+	const where = [
+		fieldsMissing.length ? `fill ${quoted(fieldsMissing)} under Format Inputs` : '',
+		listsMissing.length ? `add ${quoted(listsMissing)} under List Inputs, one entry per line` : '',
+	].filter(Boolean);
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Format ${formatMention(format)} needs ${quoted(missing)}`,
+		{
+			itemIndex,
+			description:
+				mappingMode === 'autoMapInputData'
+					? `The input item has no field ${missing.map((entry) => entry.name).join(', ')}. Rename it with an Edit Fields node, or choose "Map Each Input Manually" under Format Inputs.`
+					: `${capitalised(where.join('; '))}. Nothing was started.`,
+		},
+	);
 }
 
 function capitalised(text: string): string {
