@@ -220,7 +220,7 @@ test('a post, then one past the instance’s posts per hour: the second is refus
 test('a revoked key: refused, saying to check the key or reconnect', async () => {
 	const result = await call('Get_credits_in_Social_Content');
 	expect(result.isError).toBe(true);
-	expect(textOf(result)).toMatch(/rejected the credential \(401\)/);
+	expect(textOf(result)).toMatch(/rejected the API key: it is wrong, or was revoked/);
 	expect(textOf(result)).not.toContain('sk_revoked');
 });
 

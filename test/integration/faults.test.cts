@@ -181,7 +181,9 @@ describe('faults', () => {
 		fault({ path: '/hooks/score', kind: 'status', status: 401, count: 1, skip: 0 });
 		const out = await batch({ resource: 'hook', operation: 'score', text: '={{ $json.text }}' }, 5);
 		expect(out.filter((item) => item.json.error)).toHaveLength(1);
-		expect(String(out.find((item) => item.json.error)?.json.error)).toContain('(401)');
+		expect(String(out.find((item) => item.json.error)?.json.error)).toContain(
+			'rejected the API key',
+		);
 	});
 
 	test('the totals', () => {

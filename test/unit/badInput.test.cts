@@ -629,6 +629,13 @@ const CASES: Case[] = [
 		channels,
 	],
 	[
+		'create: a text for a channel left at its first choice (a new row)',
+		post({ options: { channelTexts: { text: [{ channel: '', text: 'Hi' }] } } }),
+		'A text under "Text Per Channel" has no channel chosen',
+		'NodeOperationError',
+		channels,
+	],
+	[
 		'create: the service requires a setting',
 		post({ channels: ['ch_li'] }),
 		'The service rejected the request: posts[0].settings.title: is required for LinkedIn',
@@ -705,7 +712,7 @@ const CASES: Case[] = [
 	[
 		'wrong API key',
 		{ resource: 'account', operation: 'checkConnection' },
-		/^The service rejected the credential \(401\)/,
+		'The service rejected the API key: it is wrong, or was revoked',
 		'NodeApiError',
 		() => api().get(`${API_PATH}/agents/ping`).reply(401, {}),
 	],
@@ -761,4 +768,14 @@ describe('bad input: every case fails its item with a message that says what to 
 		expect(typeof error.context?.itemIndex).toBe('number');
 		expect(error.description ?? '').not.toBe('');
 	});
+});
+
+test('a setting of another network: the way back to a list that follows Applies To says to reopen the node\'s panel, not "once reopened"', async () => {
+	channels();
+	const result = await runAction(
+		post({ settings: { setting: [{ target: 'network:x', name: 'tiktok:title', value: 'T' }] } }),
+	);
+	expect((result.error as { description?: string }).description).toBe(
+		'Under "Applies To" choose a TikTok channel or "All TikTok Channels"; or, to keep X, close the node\'s panel and open it again (its "Setting Name" list then shows X\'s settings) and choose the setting there.',
+	);
 });

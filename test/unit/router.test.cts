@@ -27,7 +27,7 @@ describe('per-item loop, pairing and errors', () => {
 			{ resource: 'account', operation: 'checkConnection' },
 			{ items: [{}, {}, {}] },
 		);
-		expect(result.error?.message).toContain('401');
+		expect((result.error as { httpCode?: string }).httpCode).toBe('401');
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
 	});
 

@@ -98,6 +98,19 @@ describe('transport: error statuses', () => {
 	});
 
 	test.each([
+		['class-validator (NestJS)', { message: ['input.slides must be an array'] }, 'input.slides'],
+		['Joi', { message: '"slides" must be an array' }, 'slides'],
+		['class-validator, each entry', { message: ['each value in tags must be a string'] }, 'tags'],
+		['a field not allowed', { message: ['property slidez should not exist'] }, 'slidez'],
+	])('400 naming its field in words (%s): the description names it', async (_form, body, field) => {
+		api().post(`${API_PATH}/hooks/score`).reply(400, body);
+		const result = await probe({ method: 'POST', path: '/hooks/score', body: {} });
+		expect((result.error as NodeApiError).description).toBe(
+			`Fix "${field}", the field the service named, and run again.`,
+		);
+	});
+
+	test.each([
 		[
 			'an errors array of records',
 			{
@@ -134,10 +147,8 @@ describe('transport: error statuses', () => {
 			});
 		const result = await probe({ path: '/agents/ping' });
 		const error = result.error as NodeApiError;
-		expect(error.message).toBe(
-			'The service rejected the credential (401): the API key or token is missing, wrong, or was revoked',
-		);
-		expect(error.description).toContain('reconnect');
+		expect(error.message).toBe('The service rejected the API key: it is wrong, or was revoked');
+		expect(error.httpCode).toBe('401');
 		expect(calls).toBe(1);
 	});
 
@@ -512,7 +523,7 @@ describe('transport: secrets', () => {
 			.get(PING)
 			.reply(401, { msg: `revoked ${OAUTH_TOKEN}` });
 		const result = await probe({ path: '/agents/ping' }, { authentication: 'oAuth2' });
-		expect(result.error?.message).toContain('401');
+		expect((result.error as NodeApiError).httpCode).toBe('401');
 		expect(errorText(result)).not.toContain(OAUTH_TOKEN);
 	});
 });

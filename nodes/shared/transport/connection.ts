@@ -30,6 +30,10 @@ export interface Connection {
 	/** The key or token, sent raw in Authorization; scrubbed from anything shown to the user. */
 	secret: string;
 	host: string;
+	/** Which credential sends it: a rejected key and a revoked app are fixed differently. */
+	authentication?: Authentication;
+	/** The credential as the user knows it: `the credential "Acme" (Social Content API)`. */
+	credential?: string;
 }
 
 /** An answer as the request helper returns it with returnFullResponse. */
@@ -74,7 +78,14 @@ export async function readConnection(
 					'The credential has no API key',
 					`Open ${credential} and paste the API key created in the application.`,
 				);
-	return { appURL: appUrl(instanceUrl), baseURL, secret, host: new URL(baseURL).host };
+	return {
+		appURL: appUrl(instanceUrl),
+		baseURL,
+		secret,
+		host: new URL(baseURL).host,
+		authentication,
+		credential,
+	};
 }
 
 /** The credential as the user knows it: the name they gave it, and its kind. */

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { serverMessages } from '../shapes/errors';
+import { fieldNamed, serverMessages } from '../shapes/errors';
 
 import type { Connection } from './connection';
 import { movedInstanceUrl } from './instanceUrl';
@@ -128,20 +128,19 @@ export function statusError(
 		);
 	}
 	switch (response.statusCode) {
-		case 400:
+		case 400: {
+			const named = said.length === 1 ? fieldNamed(said[0]) : undefined;
 			return error(
 				`The service rejected the request: ${saidText || 'validation failed'}`,
 				said.length > 1
 					? `Fix these fields and run again:\n- ${said.join('\n- ')}`
-					: /^[\w.[\]-]+: /.test(said[0] ?? '')
-						? `Fix "${said[0].slice(0, said[0].indexOf(':'))}", the field the service named, and run again.`
+					: named
+						? `Fix "${named}", the field the service named, and run again.`
 						: 'The service named no field: check the parameters this operation sends against its words, and run again.',
 			);
+		}
 		case 401:
-			return error(
-				'The service rejected the credential (401): the API key or token is missing, wrong, or was revoked',
-				'Open the credential and check the API key. For OAuth2, tokens never expire: a 401 means the app was revoked, so reconnect the credential.',
-			);
+			return error(...rejectedCredential(connection));
 		case 402:
 			return error(
 				'Not enough credits for this request. Nothing was reserved or charged',
@@ -170,6 +169,23 @@ export function statusError(
 					: 'Check the parameters and run again.',
 			);
 	}
+}
+
+/**
+ * A 401's message and advice, for the credential in use. The status is not in the message: n8n
+ * shows the error's code beside it (its pickers as "401 - <message>").
+ */
+function rejectedCredential(connection: Connection): [message: string, description: string] {
+	const credential = connection.credential ?? 'the credential';
+	if (connection.authentication === 'oAuth2')
+		return [
+			"The service rejected the OAuth2 token: the app's access was revoked",
+			`Its tokens never expire, so a rejected one was revoked. Open ${credential} and click "Connect my account" (or "Reconnect").`,
+		];
+	return [
+		'The service rejected the API key: it is wrong, or was revoked',
+		`Open ${credential} and paste a valid API key, created in the application under its agents area.`,
+	];
 }
 
 /** An answer that is not the API's JSON: a web page (`html`), or text that is not JSON. */
