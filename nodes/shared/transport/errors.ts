@@ -208,6 +208,8 @@ export interface RateLimitSpent {
 	maxRateLimitWaitMs: number;
 	/** Not sent at all: an earlier 429 of the run paused it for longer than this request may wait. */
 	notSent?: boolean;
+	/** A tool call's bound (ms), when it, not Max Rate Limit Wait, left no time for the wait. */
+	callBoundMs?: number;
 }
 
 export function rateLimitError(
@@ -226,20 +228,28 @@ export function rateLimitError(
 		? 'refused every time; try again later, with fewer requests at once'
 		: `try again in ${durationText(spent.askedMs)}`;
 	const waited = Math.round(spent.waitedMs / 1000);
+	const stoppedBy =
+		spent.callBoundMs === undefined
+			? `the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s`
+			: `what is left of this tool call (${Math.round(spent.callBoundMs / 1000)} s at most, for its caller gives up)`;
+	const advice =
+		spent.callBoundMs === undefined
+			? 'Raise that option under Request Options, or send fewer items at once.'
+			: `Nothing was done: make the same call again in ${durationText(spent.askedMs)}.`;
 	return apiError(
 		node,
 		{ statusCode: 429, body, method: request.method, path: request.path },
 		`Rate limited${bucket}${limit}: ${next}`,
 		spent.triesCapped
 			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
-			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s, so it was not sent${spent.notSent ? '' : ' again'}. Raise that option under Request Options, or send fewer items at once.`,
+			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes ${stoppedBy}, so it was not sent${spent.notSent ? '' : ' again'}. ${advice}`,
 		itemIndex,
 		connection.secret,
 	);
 }
 
 /** "0.2 s", "45 s", "60 min", "2 h" */
-function durationText(ms: number): string {
+export function durationText(ms: number): string {
 	if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
 	if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
 	if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
@@ -270,6 +280,16 @@ export function isNetworkError(error: unknown): boolean {
 		((error as { cause?: Error })?.cause as Error | undefined)?.name,
 	];
 	return /^E[A-Z_]+$/.test(code) || code in NETWORK_REASONS || names.includes('AxiosError');
+}
+
+/** A network error that is the request's Timeout running out, not a failure of the network. */
+export function isTimeout(error: unknown): boolean {
+	const code = networkCodeOf(error);
+	return (
+		code === 'ECONNABORTED' ||
+		code === 'ETIMEDOUT' ||
+		/timeout/i.test(String((error as Error)?.message))
+	);
 }
 
 /** A file whose answer began and then broke off. */
@@ -320,10 +340,7 @@ export function networkError(
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(error);
-	const timedOut =
-		code === 'ECONNABORTED' ||
-		code === 'ETIMEDOUT' ||
-		/timeout/i.test(String((error as Error)?.message));
+	const timedOut = isTimeout(error);
 	const tries =
 		request.method === 'GET'
 			? `It was tried ${attempts.made} time${attempts.made === 1 ? '' : 's'}.`

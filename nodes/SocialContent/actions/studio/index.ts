@@ -51,7 +51,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Start Generation',
 				value: 'startGeneration',
-				description: 'Start a paid media generation',
+				description:
+					"Start a paid media generation. As an AI tool it answers within 40 s: the result, or the generation's ID, its status and the call to make next.",
 				action: 'Start a generation',
 			},
 		],
