@@ -450,6 +450,28 @@ describe('Studio → Start Generation', () => {
 			nock.cleanAll();
 		});
 
+		test('a start that gets no answer before the bound (after a 429 of 38 s on the price check): may have started, where to look; sent once', async () => {
+			const counted = { starts: 0 };
+			api()
+				.get(`${API_PATH}/studio/formats`)
+				.reply(429, { retryAfter: 38 }, { 'Retry-After': '38' })
+				.get(`${API_PATH}/studio/formats`)
+				.reply(200, formats)
+				.post(GEN)
+				.times(2)
+				.reply(async () => {
+					counted.starts++;
+					return await new Promise<Answer>(() => undefined);
+				});
+			const { result, took } = await timed({ options: { maxCredits: 5 } });
+			expect(result.error?.message).toBe(
+				'The start got no answer within this call (40 s at most): the generation may have been started, and charged. Before starting it again, look for it with "Studio → Get Many Generations" (resource "studio", operation "listGenerations")',
+			);
+			expect(took).toBeLessThanOrEqual(ANSWERED_BY);
+			expect(counted.starts).toBe(1);
+			nock.cleanAll();
+		});
+
 		test('a status check that never answers (Timeout at its default, 120 s): cut at the bound, the id and its status as last seen', async () => {
 			const { counted, scope } = countStarts('gen_mute');
 			// Answers until 35 s in, then never: what is left of the bound (a few real seconds) is
