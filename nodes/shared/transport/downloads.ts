@@ -104,10 +104,10 @@ interface WatchedBody {
  * covers only the wait for the headers, so a file server that sends headers and then nothing
  * would hold the item (or the trigger's poll) for ever. Every chunk that arrives restarts the
  * count, so a slow but moving download is never cut; nor is one whose reader is busy (its
- * buffer full: the silence is ours, not the server's). A run with a deadline (a trigger poll, a tool call)
- * ends it then too, however it moves: the poll carries that generation over instead, a tool
- * call answers without the file. Silence is
- * a real socket's, so it is timed on the real clock; the deadline on the run's.
+ * buffer full: the silence is ours, not the server's). A run with a deadline (a trigger poll, a
+ * tool call) ends it then too, however it moves: the poll carries that generation over instead,
+ * the tool call answers without the file. Silence is a real socket's, so it is timed on the real
+ * clock; the deadline on the run's.
  */
 function endOnSilence(
 	body: FileStream,

@@ -110,7 +110,8 @@ export async function exchange(
 		if (holdMs > 0) await run.clock.wait(holdMs, signal);
 		// A 429 or a change of pace while holding voids the slot: take one at the new pace.
 		if (!pacer.isCurrent(ticket)) continue;
-		// Each try gets what the run has left (a poll's budget, a tool call's bound), not what the first one had.
+		// Each try gets what the run has left (a poll's budget, a tool call's bound), not what the
+		// first one had.
 		const timeoutMs = withinDeadline(run, limits).timeoutMs;
 		let response: RawResponse;
 		try {
