@@ -269,4 +269,26 @@ describe('as an AI agent tool (#41)', () => {
 		const inWorkflow = await runAction({ resource: 'account', operation: 'checkConnection' });
 		expect(inWorkflow.output(NODE).map((item) => item.json)).toEqual([{ ok: true }]);
 	});
+
+	test('a read that gets no answer before the call bound (after a 429 of 38 s) fails at the bound, saying so, instead of its 120 s Timeout', async () => {
+		api()
+			.get(PING)
+			.reply(429, { retryAfter: 38 }, { 'Retry-After': '38' })
+			.get(PING)
+			.times(3)
+			.reply(async () => await new Promise<[number, object]>(() => undefined));
+		const before = clockNow();
+		const asTool = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ nodeType: TOOL_TYPE },
+		);
+		expect(clockNow() - before).toBeLessThanOrEqual(TOOL_CALL_BOUND_MS + 1000);
+		expect(asTool.error?.message).toBe(
+			'app.example.com did not answer within what was left of this call (40 s at most)',
+		);
+		expect((asTool.error as { description?: string }).description).toMatch(
+			/It was tried 1 time\. A tool call answers within its bound, since its caller gives up soon after: make the call again\.$/,
+		);
+		nock.cleanAll();
+	});
 });

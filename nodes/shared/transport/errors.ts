@@ -336,7 +336,7 @@ export function networkError(
 	connection: Connection,
 	request: RequestLine,
 	error: unknown,
-	attempts: { made: number; timeoutMs: number },
+	attempts: { made: number; timeoutMs: number; callBoundMs?: number },
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(error);
@@ -354,12 +354,18 @@ export function networkError(
 			: `: ${redact(String((error as Error)?.message ?? ''), connection.secret)
 					.slice(0, 200)
 					.replace(/[.\s]+$/, '')}`;
-	const message = timedOut
-		? `${connection.host} did not answer within ${Math.round(attempts.timeoutMs / 1000)} s`
-		: `Could not reach ${connection.host}: ${known ?? 'the request failed'}`;
-	const advice = timedOut
-		? 'The service may be busy. Raise "Timeout" under Request Options if it is often slow.'
-		: 'Check the Instance URL in the credential and that the instance is up.';
+	// A tool call's bound, not the Timeout, cut the wait for the answer.
+	const bound = timedOut ? attempts.callBoundMs : undefined;
+	const message = bound
+		? `${connection.host} did not answer within what was left of this call (${Math.round(bound / 1000)} s at most)`
+		: timedOut
+			? `${connection.host} did not answer within ${Math.round(attempts.timeoutMs / 1000)} s`
+			: `Could not reach ${connection.host}: ${known ?? 'the request failed'}`;
+	const advice = bound
+		? `A tool call answers within its bound, since its caller gives up soon after${request.method === 'GET' ? ': make the call again.' : '.'}`
+		: timedOut
+			? 'The service may be busy. Raise "Timeout" under Request Options if it is often slow.'
+			: 'Check the Instance URL in the credential and that the instance is up.';
 	// The code stays out of the message, which NodeApiError would otherwise swap for a generic text.
 	return new NodeApiError(
 		node,

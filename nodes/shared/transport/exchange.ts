@@ -124,11 +124,16 @@ export async function exchange(
 				await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 				continue;
 			}
-			const made = { made: readRetries + 1, timeoutMs };
-			const failed = networkError(ctx.getNode(), connection, request, error, made, itemIndex);
 			// The deadline cut the answer short, or left no time to try again.
-			const late = retries || (isTimeout(error) && timeoutMs < limits.timeoutMs);
-			throw late && run.deadlineMs !== undefined ? forTime(failed, { nothingDone: false }) : failed;
+			const cut = isTimeout(error) && timeoutMs < limits.timeoutMs;
+			const made = {
+				made: readRetries + 1,
+				timeoutMs,
+				callBoundMs: cut ? run.callBoundMs : undefined,
+			};
+			const failed = networkError(ctx.getNode(), connection, request, error, made, itemIndex);
+			const late = (retries || cut) && run.deadlineMs !== undefined;
+			throw late ? forTime(failed, { nothingDone: false }) : failed;
 		}
 
 		if (response.statusCode === 429) {
