@@ -7,7 +7,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 const OPERATIONS = {
 	getGeneration: ['Studio → Get Generation', 'studio', 'getGeneration'],
 	listGenerations: ['Studio → Get Many Generations', 'studio', 'listGenerations'],
-	startGeneration: ['Studio → Start Generation', 'studio', 'startGeneration'],
 	getCredits: ['Studio → Get Credits', 'studio', 'getCredits'],
 	listFormats: ['Studio → Get Many Formats', 'studio', 'listFormats'],
 	listChannels: ['Channel → Get Many', 'channel', 'list'],
