@@ -8,6 +8,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
  */
 export const OPERATIONS = {
 	getGeneration: ['Studio → Get Generation', 'studio', 'getGeneration'],
+	listGenerations: ['Studio → Get Many Generations', 'studio', 'listGenerations'],
 	getCredits: ['Studio → Get Credits', 'studio', 'getCredits'],
 	listFormats: ['Studio → Get Many Formats', 'studio', 'listFormats'],
 	listChannels: ['Channel → Get Many', 'channel', 'list'],

@@ -15,7 +15,7 @@ import * as post from './post';
 import * as studio from './studio';
 import type { ResourceName, SocialContentOperations } from './node.type';
 import type { Operation } from './types';
-import { isToolRun } from './fields/parameters';
+import { isToolRun, TOOL_CALL_BOUND_MS } from './fields/parameters';
 import { createdId } from '../../shared/shapes';
 import { RunContext } from '../../shared/transport';
 
@@ -65,6 +65,9 @@ export async function runForEachItem(
 	const run = new RunContext(this);
 	// The pacer weighs a faster try against what is left of the run.
 	run.pacer.expectItems(items.length);
+	// A tool's caller (an agent, an MCP client) gives up after its own timeout and n8n goes on
+	// regardless: every request and wait of the call ends within the bound.
+	if (isToolRun(this)) run.bindToCall(TOOL_CALL_BOUND_MS);
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 	let next = 0;
 	let stopped: NodeApiError | NodeOperationError | undefined;

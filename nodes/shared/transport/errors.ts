@@ -224,6 +224,8 @@ export interface RateLimitSpent {
 	maxRateLimitWaitMs: number;
 	/** Not sent at all: an earlier 429 of the run paused it for longer than this request may wait. */
 	notSent?: boolean;
+	/** A tool call's bound (ms), when it, not Max Rate Limit Wait, left no time for the wait. */
+	callBoundMs?: number;
 }
 
 export function rateLimitError(
@@ -242,20 +244,28 @@ export function rateLimitError(
 		? 'refused every time; try again later, with fewer requests at once'
 		: `try again in ${durationText(spent.askedMs)}`;
 	const waited = Math.round(spent.waitedMs / 1000);
+	const stoppedBy =
+		spent.callBoundMs === undefined
+			? `the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s`
+			: `what is left of this tool call (${Math.round(spent.callBoundMs / 1000)} s at most, for its caller gives up)`;
+	const advice =
+		spent.callBoundMs === undefined
+			? 'Raise that option under Request Options, or send fewer items at once.'
+			: `Nothing was done: make the same call again in ${durationText(spent.askedMs)}.`;
 	return apiError(
 		node,
 		{ statusCode: 429, body, method: request.method, path: request.path },
 		`Rate limited${bucket}${limit}: ${next}`,
 		spent.triesCapped
 			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
-			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s, so it was not sent${spent.notSent ? '' : ' again'}. Raise that option under Request Options, or send fewer items at once.`,
+			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes ${stoppedBy}, so it was not sent${spent.notSent ? '' : ' again'}. ${advice}`,
 		itemIndex,
 		connection.secret,
 	);
 }
 
 /** "0.2 s", "45 s", "60 min", "2 h" */
-function durationText(ms: number): string {
+export function durationText(ms: number): string {
 	if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
 	if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
 	if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
@@ -286,6 +296,16 @@ export function isNetworkError(error: unknown): boolean {
 		((error as { cause?: Error })?.cause as Error | undefined)?.name,
 	];
 	return /^E[A-Z_]+$/.test(code) || code in NETWORK_REASONS || names.includes('AxiosError');
+}
+
+/** A network error that is the request's Timeout running out, not a failure of the network. */
+export function isTimeout(error: unknown): boolean {
+	const code = networkCodeOf(error);
+	return (
+		code === 'ECONNABORTED' ||
+		code === 'ETIMEDOUT' ||
+		/timeout/i.test(String((error as Error)?.message))
+	);
 }
 
 /** A file whose answer began and then broke off. */
@@ -332,14 +352,11 @@ export function networkError(
 	connection: Connection,
 	request: RequestLine,
 	error: unknown,
-	attempts: { made: number; timeoutMs: number },
+	attempts: { made: number; timeoutMs: number; callBoundMs?: number },
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(error);
-	const timedOut =
-		code === 'ECONNABORTED' ||
-		code === 'ETIMEDOUT' ||
-		/timeout/i.test(String((error as Error)?.message));
+	const timedOut = isTimeout(error);
 	const tries =
 		request.method === 'GET'
 			? `It was tried ${attempts.made} time${attempts.made === 1 ? '' : 's'}.`
@@ -353,12 +370,18 @@ export function networkError(
 			: `: ${redact(String((error as Error)?.message ?? ''), connection.secret)
 					.slice(0, 200)
 					.replace(/[.\s]+$/, '')}`;
-	const message = timedOut
-		? `${connection.host} did not answer within ${Math.round(attempts.timeoutMs / 1000)} s`
-		: `Could not reach ${connection.host}: ${known ?? 'the request failed'}`;
-	const advice = timedOut
-		? 'The service may be busy. Raise "Timeout" under Request Options if it is often slow.'
-		: 'Check the Instance URL in the credential and that the instance is up.';
+	// A tool call's bound, not the Timeout, cut the wait for the answer.
+	const bound = timedOut ? attempts.callBoundMs : undefined;
+	const message = bound
+		? `${connection.host} did not answer within what was left of this call (${Math.round(bound / 1000)} s at most)`
+		: timedOut
+			? `${connection.host} did not answer within ${Math.round(attempts.timeoutMs / 1000)} s`
+			: `Could not reach ${connection.host}: ${known ?? 'the request failed'}`;
+	const advice = bound
+		? `A tool call answers within its bound, since its caller gives up soon after${request.method === 'GET' ? ': make the call again.' : '.'}`
+		: timedOut
+			? 'The service may be busy. Raise "Timeout" under Request Options if it is often slow.'
+			: 'Check the Instance URL in the credential and that the instance is up.';
 	// The code stays out of the message, which NodeApiError would otherwise swap for a generic text.
 	return new NodeApiError(
 		node,

@@ -19,6 +19,8 @@ export type { MissingRoute, RequestSubject } from './errors';
 export { MIN_RATE_LIMIT_WAIT_MS } from './pacing';
 export { RunContext, type ApiContext } from './runContext';
 export { downloadFile, saveDownload, type DownloadedFile, type FileStream } from './downloads';
+export { outOfTime, type OutOfTime } from './deadline';
+export { durationText } from './errors';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
