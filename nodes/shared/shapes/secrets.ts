@@ -109,24 +109,45 @@ function judgeName(name: string): Verdict {
 		: 'not';
 }
 
+/** Most levels of lists and records an answer may nest: deeper ones are refused, never shown. */
+export const MAX_ANSWER_DEPTH = 200;
+
+/**
+ * An answer the stripping could not read: nothing of it may be shown, since no one knows what
+ * secrets it holds. `reason` is the node's own words, never a part of the answer.
+ */
+export class UnreadableAnswer extends Error {
+	constructor(readonly reason: string) {
+		super(reason);
+		this.name = 'UnreadableAnswer';
+	}
+}
+
 /**
  * A service answer without its secret fields, at any depth. Every answer passes here before it
  * becomes an item or an error (transport: parseAnswer), so no operation can hand a secret on to
- * the execution data, which every user of the n8n instance may read.
+ * the execution data, which every user of the n8n instance may read. An answer nested deeper
+ * than MAX_ANSWER_DEPTH throws UnreadableAnswer (fail closed): the walk's own depth stays bounded,
+ * so it never runs out of stack, and a deep answer never passes unstripped.
  */
-export function withoutSecrets(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(withoutSecrets);
-	if (typeof value === 'string') return withoutSecretsInText(value);
+export function withoutSecrets(value: unknown, depth = 0): unknown {
+	if (typeof value === 'string') return withoutSecretsInText(value, depth);
 	if (!value || typeof value !== 'object') return value;
+	if (depth >= MAX_ANSWER_DEPTH)
+		throw new UnreadableAnswer(`nested deeper than ${MAX_ANSWER_DEPTH} levels`);
+	if (Array.isArray(value)) return value.map((inner) => withoutSecrets(inner, depth + 1));
 	const copy: Record<string, unknown> = {};
 	for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-		if (!isSecretField(key, inner)) copy[key] = withoutSecrets(inner);
+		if (!isSecretField(key, inner)) copy[key] = withoutSecrets(inner, depth + 1);
 	}
 	return copy;
 }
 
-/** JSON text (an object or a list) with secrets inside, as the same text without them; any other text as it is. */
-function withoutSecretsInText(text: string): string {
+/**
+ * JSON text (an object or a list) with secrets inside, as the same text without them; any other
+ * text as it is. Its levels count on from the field that holds it.
+ */
+function withoutSecretsInText(text: string, depth: number): string {
 	const start = text.trimStart()[0];
 	if (start !== '{' && start !== '[') return text;
 	let parsed: unknown;
@@ -135,7 +156,7 @@ function withoutSecretsInText(text: string): string {
 	} catch {
 		return text;
 	}
-	const stripped = withoutSecrets(parsed);
+	const stripped = withoutSecrets(parsed, depth);
 	const again = JSON.stringify(stripped);
 	return again === JSON.stringify(parsed) ? text : again;
 }

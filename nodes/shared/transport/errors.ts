@@ -197,6 +197,32 @@ export function notApiAnswerError(
 	return apiError(node, response, message, description, itemIndex, connection.secret);
 }
 
+/**
+ * An answer the secret stripping could not read (UnreadableAnswer): none of it is shown, not even
+ * in the error's details, and the error says so. A write that got a success may have been done.
+ */
+export function unreadableAnswerError(
+	node: INode,
+	connection: Connection,
+	response: FailedResponse,
+	reason: string,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const { statusCode, method, path } = response;
+	const maybeDone =
+		statusCode >= 200 && statusCode < 300 && method !== 'GET'
+			? ' The service accepted the request, so it may have been carried out: check in the application before running it again.'
+			: '';
+	return apiError(
+		node,
+		{ ...response, body: '' },
+		`The service's answer could not be read safely (${reason}); nothing from it is shown`,
+		`${connection.host} answered ${method} ${path} with status ${statusCode}. The node strips secrets from every answer before showing any of it, and could not strip this one, so it shows none of it.${maybeDone} If the instance is yours, check what it returns for this request; otherwise tell its administrator.`,
+		itemIndex,
+		connection.secret,
+	);
+}
+
 /** What one request spent on 429 answers before it gave up. */
 export interface RateLimitSpent {
 	waitedMs: number;

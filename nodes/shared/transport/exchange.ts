@@ -10,7 +10,7 @@ import {
 } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
 import { quotaUsedUp, refusalLimit, refusalWait } from './rateLimit';
-import { withoutSecrets } from '../shapes/secrets';
+import { UnreadableAnswer, withoutSecrets } from '../shapes/secrets';
 import type { ApiContext, RunContext } from './runContext';
 
 interface RequestLimits {
@@ -116,7 +116,9 @@ export async function exchange(
 		}
 
 		if (response.statusCode === 429) {
-			const body = parseAnswer(await bodyText(response));
+			const answer = parseAnswer(await bodyText(response));
+			// A body that could not be read safely says nothing (the headers may still say the wait).
+			const body = answer instanceof UnreadableAnswer ? {} : answer;
 			// Sent after the last pause (not already on its way when a 429 came back).
 			const fresh = pacer.isCurrent(ticket);
 			const asked = refusalWait(
@@ -223,13 +225,24 @@ export async function bodyText(response: RawResponse): Promise<string> {
 
 /**
  * A service answer as a value: its JSON without secret fields (see secrets.ts), or the text itself
- * when it is not JSON. Every answer, success or error, is read here and nowhere else.
+ * when it is not JSON. Every answer, success or error, is read here and nowhere else. What looks
+ * like JSON but does not parse, or is too deep to strip, comes back as an UnreadableAnswer: the
+ * stripping could not vouch for it, so nothing of it may be shown (fail closed).
  */
 export function parseAnswer(text: string): unknown {
+	let parsed: unknown;
 	try {
-		return withoutSecrets(JSON.parse(keepLargeIntegers(text)));
+		parsed = JSON.parse(keepLargeIntegers(text));
 	} catch {
-		return text;
+		const start = text.trimStart()[0];
+		return start === '{' || start === '[' ? new UnreadableAnswer('JSON that does not parse') : text;
+	}
+	try {
+		return withoutSecrets(parsed);
+	} catch (error) {
+		return error instanceof UnreadableAnswer
+			? error
+			: new UnreadableAnswer('its secrets could not be stripped');
 	}
 }
 

@@ -8,10 +8,12 @@ import {
 	type FailedResponse,
 	type MissingRoute,
 	type RequestSubject,
+	unreadableAnswerError,
 } from './errors';
 import { locationOf } from './connection';
 import { bodyText, exchange, parseAnswer } from './exchange';
 import { StreamingForm } from './multipart';
+import { UnreadableAnswer } from '../shapes/secrets';
 import type { RunContext } from './runContext';
 
 export { MAX_RATE_LIMITED_TRIES, READ_RETRY_DELAYS_MS } from './exchange';
@@ -87,6 +89,8 @@ export async function apiRequest(
 		throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
 	}
 	const body = parseAnswer(text);
+	if (body instanceof UnreadableAnswer)
+		throw unreadableAnswerError(node, connection, failed, body.reason, itemIndex);
 	if (ok && body === text) throw notApiAnswerError(node, connection, failed, itemIndex, false);
 	if (ok) return body;
 	throw statusError(node, connection, { ...failed, body }, itemIndex);
