@@ -10,7 +10,7 @@ import {
 } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
 import { quotaUsedUp, refusalLimit, refusalWait } from './rateLimit';
-import { UnreadableAnswer, withoutSecrets } from '../shapes/secrets';
+import { UnreadableAnswer, withoutSecrets, withoutWrittenSecrets } from '../shapes/secrets';
 import type { ApiContext, RunContext } from './runContext';
 
 interface RequestLimits {
@@ -224,8 +224,8 @@ export async function bodyText(response: RawResponse): Promise<string> {
 }
 
 /**
- * A service answer as a value: its JSON without secret fields (see secrets.ts), or the text itself
- * when it is not JSON. Every answer, success or error, is read here and nowhere else. What looks
+ * A service answer as a value: its JSON without secret fields (see secrets.ts), or, when it is
+ * not JSON, its text without the secrets written into it. Every answer, success or error, is read here and nowhere else. What looks
  * like JSON but does not parse, or is too deep to strip, comes back as an UnreadableAnswer: the
  * stripping could not vouch for it, so nothing of it may be shown (fail closed).
  */
@@ -235,7 +235,9 @@ export function parseAnswer(text: string): unknown {
 		parsed = JSON.parse(keepLargeIntegers(text));
 	} catch {
 		const start = text.trimStart()[0];
-		return start === '{' || start === '[' ? new UnreadableAnswer('JSON that does not parse') : text;
+		return start === '{' || start === '['
+			? new UnreadableAnswer('JSON that does not parse')
+			: withoutWrittenSecrets(text);
 	}
 	try {
 		return withoutSecrets(parsed);
