@@ -156,14 +156,38 @@ const CASES: Case[] = [
 		},
 	],
 	[
-		'start: the service refuses something else than the format: its own words, at once',
+		'start: unknown format refused with a 404 "Format not found": the formats are named (#68)',
+		start({ format: id('carousel') }),
+		'There is no format "carousel" on this instance: send one of slideshow, free_form.',
+		'NodeOperationError',
+		() => {
+			api().post(`${API_PATH}/studio/generations`).reply(404, { msg: 'Format not found' });
+			formats();
+		},
+	],
+	[
+		'start: unknown format refused with a 400 that does not say "format": the formats are named (#68)',
+		start({ format: id('carousel') }),
+		'There is no format "carousel" on this instance: send one of slideshow, free_form.',
+		'NodeOperationError',
+		() => {
+			api()
+				.post(`${API_PATH}/studio/generations`)
+				.reply(400, { message: ['invalid id'], error: 'Bad Request', statusCode: 400 });
+			formats();
+		},
+	],
+	[
+		'start: the service refuses something else than the format: its own words',
 		start({ format: id('slideshow') }),
 		'The service rejected the request: input: too long',
 		'NodeApiError',
-		() =>
+		() => {
 			api()
 				.post(`${API_PATH}/studio/generations`)
-				.reply(400, { errors: [{ field: 'input', message: 'too long' }] }),
+				.reply(400, { errors: [{ field: 'input', message: 'too long' }] });
+			formats();
+		},
 	],
 	[
 		'start: malformed Inputs (JSON)',
@@ -435,6 +459,12 @@ const CASES: Case[] = [
 		'post create: a Type no list has (a model sending "later"), refused before sending',
 		post({ type: '={{ "later" }}', date: '2026-12-01T10:00:00Z' }),
 		'Type cannot be "later": send one of schedule (Schedule), now (Publish Now), draft (Draft).',
+		'NodeOperationError',
+	],
+	[
+		"post create: a closed choice inside Settings (X's Who Can Reply: nobody), refused before sending (#68)",
+		post({ settings: { xWhoCanReply: [{ value: '={{ "nobody" }}' }] } }),
+		'X: Who Can Reply cannot be "nobody": send one of everyone (Everyone), following (Following), mentionedUsers (Mentioned Users), subscribers (Subscribers), verified (Verified).',
 		'NodeOperationError',
 	],
 	[
@@ -760,5 +790,29 @@ describe('bad input: every case fails its item with a message that says what to 
 		expect(error.name).toBe(kind);
 		expect(typeof error.context?.itemIndex).toBe('number');
 		expect(error.description ?? '').not.toBe('');
+	});
+});
+
+describe('a 400 in the form the real backend writes (#68)', () => {
+	test('class-validator\'s "platform must be one of …": the field and the values it allows are named', async () => {
+		api()
+			.post(`${API_PATH}/hooks/score`)
+			.reply(400, {
+				message: ['platform must be one of the following values: x, linkedin'],
+				error: 'Bad Request',
+				statusCode: 400,
+			});
+		const result = await runAction(
+			{ resource: 'hook', operation: 'score', text: 'Stop: read this' },
+			{ onError: 'continueRegularOutput' },
+		);
+		const [failed] = result.output('Social Content');
+		const error = failed.error as Error & { description?: string };
+		expect(error.message).toBe(
+			'The service rejected the request: platform must be one of the following values: x, linkedin',
+		);
+		expect(error.description).toBe(
+			'Fix "platform", the field the service named: send one of x, linkedin, and run again.',
+		);
 	});
 });

@@ -52,3 +52,24 @@ function collect(value: unknown, field: string, into: string[]): void {
 	for (const [key, inner] of Object.entries(entry))
 		collect(inner, field ? `${field}.${key}` : key, into);
 }
+
+/** A field a server's line names, and the values it allows when it lists them. */
+export interface NamedField {
+	field: string;
+	/** `a, b` of "must be one of a, b" (class-validator's "one of the following values: a, b"). */
+	allowed?: string;
+}
+
+/**
+ * The field a line of the server's words names: `count: must be …` (a field-errors map), or a
+ * class-validator sentence as the real backend writes it, `platform must be one of …`, `each
+ * value in channels must be …`, `property foo should not exist`.
+ */
+export function namedField(line: string): NamedField | undefined {
+	const match =
+		/^([\w.[\]-]+): (.*)$/.exec(line) ??
+		/^(?:each value in |property )?([\w.[\]-]+) (?:must|should) (.*)$/.exec(line);
+	if (!match) return undefined;
+	const allowed = /\bone of(?: the following values)?:? (.+?)\.?$/.exec(match[2])?.[1];
+	return { field: match[1], allowed };
+}

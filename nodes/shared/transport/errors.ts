@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { serverMessages } from '../shapes/errors';
+import { namedField, serverMessages } from '../shapes/errors';
 
 import type { Connection } from './connection';
 import { movedInstanceUrl } from './instanceUrl';
@@ -131,11 +131,7 @@ export function statusError(
 		case 400:
 			return error(
 				`The service rejected the request: ${saidText || 'validation failed'}`,
-				said.length > 1
-					? `Fix these fields and run again:\n- ${said.join('\n- ')}`
-					: /^[\w.[\]-]+: /.test(said[0] ?? '')
-						? `Fix "${said[0].slice(0, said[0].indexOf(':'))}", the field the service named, and run again.`
-						: 'The service named no field: check the parameters this operation sends against its words, and run again.',
+				rejectedFields(said),
 			);
 		case 401:
 			return error(
@@ -170,6 +166,16 @@ export function statusError(
 					: 'Check the parameters and run again.',
 			);
 	}
+}
+
+/** What a 400 asks to fix: the fields the service named, with the values it allows. */
+function rejectedFields(said: string[]): string {
+	if (said.length > 1) return `Fix these fields and run again:\n- ${said.join('\n- ')}`;
+	const named = namedField(said[0] ?? '');
+	if (!named)
+		return 'The service named no field: check the parameters this operation sends against its words, and run again.';
+	const allowed = named.allowed ? `: send one of ${named.allowed}` : '';
+	return `Fix "${named.field}", the field the service named${allowed}, and run again.`;
 }
 
 /** An answer that is not the API's JSON: a web page (`html`), or text that is not JSON. */
