@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
 
+import { requestOptionsProperty } from '../../nodes/shared/descriptions';
 import { sendAuthenticated } from '../../nodes/shared/transport/connection';
 
 import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/shared/transport';
@@ -339,6 +340,42 @@ describe('transport: 429 waits that would never add up', () => {
 		},
 	);
 
+	test.each([
+		['a Retry-After date in 2099', {}, { 'Retry-After': 'Thu, 01 Jan 2099 00:00:00 GMT' }],
+		[
+			'a retryAfter of 10,000,019 s with its header',
+			{ retryAfter: 10_000_019 },
+			{ 'Retry-After': '10000019' },
+		],
+	])(
+		'%s: said to be an unreasonable wait, not the cap presented as the answer; not waited for (#68)',
+		async (_name, body, headers) => {
+			let calls = 0;
+			api()
+				.get(PING)
+				.reply(() => {
+					calls++;
+					return [429, { code: 'RATE_LIMITED', ...body }, headers];
+				})
+				.persist();
+			const result = await probe(
+				{ path: '/agents/ping' },
+				{ requestOptions: { maxRateLimitWait: 7201 } },
+			);
+			const error = result.error as NodeApiError;
+			expect(error.httpCode).toBe('429');
+			expect(error.message).toMatch(
+				/^Rate limited: the service asked for an unreasonable wait \([\d,]+ days\); try again later$/,
+			);
+			// The cap (an hour) is named as the node's, never as what the service asked.
+			expect(error.description).toMatch(/asks to wait [\d,]+ days.*the node waits at most 60 min/);
+			expect(`${error.message} ${error.description}`).not.toMatch(
+				/(try again in|asks to wait) 60 min/,
+			);
+			expect(calls).toBe(1);
+		},
+	);
+
 	test(`however long the cap, one request takes at most ${MAX_RATE_LIMITED_TRIES} 429 answers`, async () => {
 		let calls = 0;
 		api()
@@ -412,6 +449,37 @@ describe('transport: network errors', () => {
 			const host = new URL(server.url).host;
 			expect(result.error?.message).toBe(`Could not reach ${host}: the connection was reset`);
 			expect(server.requests).toEqual(Array(3).fill(`GET ${API_PATH}/agents/ping`));
+		} finally {
+			await server.close();
+		}
+	});
+
+	test('Timeout bounds the whole answer: one still arriving, never silent for the Timeout, is cut at it, as the option says (#68)', async () => {
+		// Headers at once, then a byte of JSON every 200 ms for about 3 s: never a second of silence.
+		const body = `{"ok":true,"pad":"${'x'.repeat(13)}"}`;
+		const server = await localServer((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			let sent = 0;
+			const drip = setInterval(() => {
+				if (res.destroyed) return clearInterval(drip);
+				res.write(body[sent++]);
+				if (sent === body.length) {
+					clearInterval(drip);
+					res.end();
+				}
+			}, 200);
+		});
+		nock.enableNetConnect('127.0.0.1');
+		try {
+			const result = await probe(
+				{ method: 'POST', path: '/hooks/score', body: { text: 'x' } },
+				{ credentials: credentialsFor(server.url), requestOptions: { timeout: 1 } },
+			);
+			expect(result.error?.message).toMatch(/did not answer within 1 s$/);
+			const timeout = requestOptionsProperty.options?.find(
+				(option) => (option as { name: string }).name === 'timeout',
+			) as { description: string };
+			expect(timeout.description).toMatch(/whole answer/);
 		} finally {
 			await server.close();
 		}

@@ -240,6 +240,8 @@ export interface RateLimitSpent {
 	maxRateLimitWaitMs: number;
 	/** Not sent at all: an earlier 429 of the run paused it for longer than this request may wait. */
 	notSent?: boolean;
+	/** The wait the service asked, past any a limiter asks (a Retry-After in 2099); askedMs is then our cap. */
+	unreasonableMs?: number;
 }
 
 export function rateLimitError(
@@ -253,6 +255,15 @@ export function rateLimitError(
 	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
 	const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
 	const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
+	if (spent.unreasonableMs !== undefined)
+		return apiError(
+			node,
+			{ statusCode: 429, body, method: request.method, path: request.path },
+			`Rate limited${bucket}${limit}: the service asked for an unreasonable wait (${durationText(spent.unreasonableMs)}); try again later`,
+			`The service's 429 asks to wait ${durationText(spent.unreasonableMs)}, far past any real rate limit (the node waits at most ${durationText(spent.askedMs)} for one 429), so it was not sent again: the instance's clock or its rate limiter may be misconfigured. Try again later; if it persists, tell the instance's administrator.`,
+			itemIndex,
+			connection.secret,
+		);
 	// The wait in plain units, and what to do: the message is all an AI agent's model is given.
 	const next = spent.triesCapped
 		? 'refused every time; try again later, with fewer requests at once'
@@ -270,12 +281,13 @@ export function rateLimitError(
 	);
 }
 
-/** "0.2 s", "45 s", "60 min", "2 h" */
+/** "0.2 s", "45 s", "60 min", "2 h", "26,689 days" */
 function durationText(ms: number): string {
 	if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
 	if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
 	if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
-	return `${Number((ms / 3_600_000).toFixed(1))} h`;
+	if (ms < 172_800_000) return `${Number((ms / 3_600_000).toFixed(1))} h`;
+	return `${Math.round(ms / 86_400_000).toLocaleString('en-US')} days`;
 }
 
 const NETWORK_REASONS: Record<string, string> = {

@@ -16,7 +16,7 @@ import type { ApiContext, RunContext } from './runContext';
 interface RequestLimits {
 	/** Most time, in milliseconds, one request may spend waiting on 429 answers. */
 	maxRateLimitWaitMs: number;
-	/** How long, in milliseconds, a request may go without hearing from the service. */
+	/** How long, in milliseconds, a request may take to the end of its answer (a download: its longest silence). */
 	timeoutMs: number;
 }
 
@@ -72,9 +72,16 @@ export async function exchange(
 	let rateLimitedTries = 0;
 	let readRetries = 0;
 	// What the request spent on 429s when it gives up on a wait of `askedMs`.
-	const rateLimited = (body: unknown, askedMs: number, triesCapped: boolean, notSent?: true) => {
+	const rateLimited = (
+		body: unknown,
+		askedMs: number,
+		triesCapped: boolean,
+		notSent?: true,
+		unreasonableMs?: number,
+	) => {
 		const { maxRateLimitWaitMs } = limits;
-		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries: rateLimitedTries, notSent };
+		const tries = rateLimitedTries;
+		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries, notSent, unreasonableMs };
 		const limited = { ...spent, triesCapped, maxRateLimitWaitMs };
 		return rateLimitError(ctx.getNode(), connection, request, body, limited, itemIndex);
 	};
@@ -134,10 +141,12 @@ export async function exchange(
 			rateLimitedTries++;
 			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
 			if (!request.offInstance) run.lastRefusal = body;
-			if (triesCapped || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
+			// A wait no limiter asks (a Retry-After in 2099) is not waited out, however long one may wait.
+			const gaveUp = triesCapped || asked.unreasonableMs !== undefined;
+			if (gaveUp || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
 				// The wait stands for the rest of the run, though this request gives up on it.
 				pacer.pause(run.clock.now() + waitMs);
-				throw rateLimited(body, waitMs, triesCapped);
+				throw rateLimited(body, waitMs, triesCapped, undefined, asked.unreasonableMs);
 			}
 			const ownWaitMs = pacer.refused(
 				run.clock.now(),

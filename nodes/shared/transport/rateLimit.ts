@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { RequestPacer } from './pacing';
 
 /** Longest single wait we accept from a server hint before treating it as implausible. */
-const MAX_SINGLE_WAIT_MS = 60 * 60 * 1000;
+export const MAX_SINGLE_WAIT_MS = 60 * 60 * 1000;
 
 export interface RetryAfter {
 	ms: number;
@@ -14,6 +14,17 @@ export interface RetryAfter {
 	 * seconds. A service that keeps refusing after the short waits counts seconds (`RetryAfterUnit`).
 	 */
 	asSecondsMs?: number;
+	/**
+	 * What the service asked when it was past MAX_SINGLE_WAIT_MS (a Retry-After in 2099): no real
+	 * limiter's wait; `ms` is then the cap, which is ours, not the service's answer.
+	 */
+	unreasonableMs?: number;
+}
+
+/** A wait the service asked, capped at MAX_SINGLE_WAIT_MS; past it, what it asked is kept apart. */
+function asked(ms: number, wholeSeconds: boolean): RetryAfter {
+	const read = { ms: clamp(ms), wholeSeconds };
+	return ms > MAX_SINGLE_WAIT_MS ? { ...read, unreasonableMs: Math.ceil(ms) } : read;
 }
 
 /**
@@ -37,11 +48,10 @@ export function retryAfter(
 	const fromHeader = headerWait(headers['retry-after'], now);
 	if (typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0) {
 		const whole = Number.isInteger(fromBody);
-		const seconds = fromHeader ? agreesAsSeconds(fromBody, fromHeader.ms) : !whole || inSeconds;
-		const read = {
-			ms: clamp(seconds ? fromBody * 1000 : fromBody),
-			wholeSeconds: seconds && whole && fromBody >= 1,
-		};
+		const seconds = fromHeader
+			? agreesAsSeconds(fromBody, fromHeader.unreasonableMs ?? fromHeader.ms)
+			: !whole || inSeconds;
+		const read = asked(seconds ? fromBody * 1000 : fromBody, seconds && whole && fromBody >= 1);
 		return !fromHeader && !seconds && fromBody >= 1
 			? { ...read, asSecondsMs: clamp(fromBody * 1000) }
 			: read;
@@ -158,9 +168,9 @@ function headerWait(header: unknown, now: number): RetryAfter | undefined {
 	if (typeof header !== 'string' || header.trim() === '') return undefined;
 	const seconds = Number(header);
 	if (Number.isFinite(seconds) && seconds >= 0)
-		return { ms: clamp(seconds * 1000), wholeSeconds: Number.isInteger(seconds) && seconds >= 1 };
+		return asked(seconds * 1000, Number.isInteger(seconds) && seconds >= 1);
 	const date = Date.parse(header);
-	return Number.isNaN(date) ? undefined : { ms: clamp(date - now), wholeSeconds: true };
+	return Number.isNaN(date) ? undefined : asked(date - now, true);
 }
 
 /**
