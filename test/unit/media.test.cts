@@ -196,6 +196,51 @@ describe('Media → Get Many', () => {
 		expect(result.run.data.resultData.runData[NODE][0].hints ?? []).toEqual([]);
 	}, 120_000);
 
+	const hintsOf = (result: Awaited<ReturnType<typeof runAction>>) =>
+		(result.run.data.resultData.runData[NODE][0].hints ?? []).map((hint) => hint.message);
+
+	test('a cursor that loops (A → B → A) stops at the first cursor given again, with a notice (#68)', async () => {
+		let served = 0;
+		api()
+			.get(`${API_PATH}/media`)
+			.query(true)
+			.times(7)
+			.reply(200, (uri) => {
+				const cursor = new URL(uri, APP_URL).searchParams.get('cursor');
+				// Each answer new, its cursor going round: none → A → B → A …
+				return { results: [{ id: `file ${++served}` }], nextCursor: cursor === 'A' ? 'B' : 'A' };
+			});
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['file 1', 'file 2', 'file 3']);
+		expect(served).toBe(3);
+		expect(hintsOf(result)).toEqual([
+			"The list stopped at page 4 (3 results): the service gave a cursor it had already given, so reading on would only repeat what was read. The output holds each page once; if the list looks short, the service's paging is at fault.",
+		]);
+		nock.cleanAll();
+	});
+
+	test('an answer claiming totalPages 1e9 whose pages come round again stops at the first page sent again, with a notice (#68)', async () => {
+		let served = 0;
+		api()
+			.get(`${API_PATH}/media`)
+			.query(true)
+			.times(7)
+			.reply(200, (uri) => {
+				served++;
+				const page = Number(new URL(uri, APP_URL).searchParams.get('page') ?? 1);
+				return { results: [{ id: `file ${((page - 1) % 3) + 1}` }], totalPages: 1e9 };
+			});
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['file 1', 'file 2', 'file 3']);
+		expect(served).toBe(4);
+		expect(hintsOf(result)).toEqual([
+			expect.stringMatching(
+				/^The list stopped at page 4 \(3 results\): the service gave a page it had already given/,
+			),
+		]);
+		nock.cleanAll();
+	});
+
 	// Paged and wrapped answers (the spec does not show them): test/unit/shapeGuesses.test.cts.
 });
 
