@@ -430,6 +430,15 @@ describe('transport: wrong instance URL', () => {
 		);
 	});
 
+	test('valid JSON labelled text/html is read as JSON, not refused as a web page (#68)', async () => {
+		api().get(PING).reply(200, '{"ok":true,"organization":"org_1"}', {
+			'Content-Type': 'text/html; charset=utf-8',
+		});
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].json).toMatchObject({ ok: true, organization: 'org_1' });
+	});
+
 	test('a 200 body that is not JSON is an error', async () => {
 		api().get(PING).reply(200, 'OK', { 'Content-Type': 'text/plain' });
 		const result = await probe({ path: '/agents/ping' });

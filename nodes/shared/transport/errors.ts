@@ -48,9 +48,14 @@ export function redact(text: string, secret: string | undefined): string {
 	return text.split(secret).join('[redacted]').split(escaped).join('[redacted]');
 }
 
-/** A web page where JSON was expected: a login page, a proxy page, an SPA's index.html. */
+/**
+ * A web page where JSON was expected: a login page, a proxy page, an SPA's index.html. Decided by
+ * the body: JSON labelled `text/html` (a proxy or framework's wrong label) is still JSON, and is
+ * read as such; `text/html` decides only for a body that does not start as JSON does.
+ */
 export function looksLikeHtml(body: string, contentType: string): boolean {
-	return /text\/html/i.test(contentType) || /^\s*</.test(body);
+	if (/^\uFEFF?\s*</.test(body)) return true;
+	return /text\/html/i.test(contentType) && !/^\uFEFF?\s*[[{"]/.test(body);
 }
 
 export function apiError(
