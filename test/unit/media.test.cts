@@ -11,7 +11,7 @@ import {
 } from '../helpers/fixtures.cjs';
 import { runChain, START_NODE_TYPE, ACTION_NODE_TYPE } from '../helpers/harness.cjs';
 import nock from 'nock';
-import { notPublicReason } from '../../nodes/SocialContent/actions/media/publicAddress';
+import { notPublicReason } from '../../nodes/shared/publicAddress';
 import { MAX_PAGES } from '../../nodes/shared/paging';
 
 const png = Buffer.from('89504e470d0a1a0a-fake-png', 'utf8');
@@ -269,6 +269,19 @@ describe('Import From URL: private addresses in every spelling are refused befor
 		['http://instance-data/latest/meta-data/', "cloud's metadata"],
 		['http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/a.png', 'a loopback address (127.0.0.1)'],
 		['http://[2001:db8::200:5efe:a00:1]/a.png', 'a private address (10.0.0.1)'],
+		// Names that resolve to private addresses, as written (#68).
+		['http://--1.sslip.io/a.png', 'a loopback address [::1], written in a name'],
+		[
+			'http://7f000001.c0a80001.rbndr.us/a.png',
+			'a loopback address (127.0.0.1), written in a name',
+		],
+		[
+			'http://08080808.c0a80001.rbndr.us/a.png',
+			'a private address (192.168.0.1), written in a name',
+		],
+		['http://metadata.tencentyun.com/latest/meta-data/', "cloud's metadata"],
+		['http://redis/a.png', 'a name without a domain, which only a local network answers (redis)'],
+		['http://files.localhost.direct/a.png', 'a name that always means this machine'],
 	])('%s: %s', (url, reason) => {
 		expect(notPublicReason(new URL(url))).toContain(reason);
 	});

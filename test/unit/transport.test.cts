@@ -830,6 +830,52 @@ describe('transport: downloads stream', () => {
 		}
 	});
 
+	test('a file at the cloud metadata address is never fetched, whatever the instance (#68)', async () => {
+		const metadata = nock('http://169.254.169.254').get(/.*/).reply(200, 'role-credentials');
+		for (const instanceUrl of [APP_URL, 'http://10.0.0.5']) {
+			nock(instanceUrl).get(/.*/).reply(200, {}).persist();
+			const result = await probe(
+				{ path: 'http://169.254.169.254/latest/meta-data/iam/', download: true },
+				{ credentials: credentialsFor(instanceUrl) },
+			);
+			expect(result.error?.message).toBe(
+				'The request could not be sent: the file at http://169.254.169.254 is on a link-local address (169.254.169.254): the node does not fetch files there',
+			);
+		}
+		expect(metadata.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+
+	test("a public instance's file whose CDN redirects to 127.0.0.1 is refused at the redirect; the key never leaves the instance (#68)", async () => {
+		api().get('/uploads/a.png').reply(302, '', { Location: 'https://cdn.example.net/a.png' });
+		const cdn = nock('https://cdn.example.net', { badheaders: ['authorization'] })
+			.get('/a.png')
+			.reply(302, '', { Location: 'http://127.0.0.1:9/a.png' });
+		const loopback = nock('http://127.0.0.1:9').get(/.*/).reply(200, 'secret-file');
+		const result = await probe({ path: '/uploads/a.png', download: true });
+		expect(result.error?.message).toMatch(
+			/the file at http:\/\/127\.0\.0\.1:9 is on a loopback address/,
+		);
+		expect((result.error as { description?: string }).description).toMatch(/HTTP Request node/);
+		cdn.done();
+		expect(loopback.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+
+	test('a self-hosted instance on its own network fetches files from that network (#68)', async () => {
+		nock('http://10.0.0.5').get(/.*/).reply(200, {}).persist();
+		const storage = nock('http://10.0.0.9:9000', { badheaders: ['authorization'] })
+			.get('/bucket/a.png')
+			.reply(200, 'png', { 'Content-Type': 'image/png' });
+		const result = await probe(
+			{ path: 'http://10.0.0.9:9000/bucket/a.png', download: true },
+			{ credentials: credentialsFor('http://10.0.0.5') },
+		);
+		expect(result.error).toBeUndefined();
+		storage.done();
+		nock.cleanAll();
+	});
+
 	test('an error answer to a download is read as the API error it is', async () => {
 		api().get('/uploads/missing.mp4').reply(404, { msg: 'file not found' });
 		const result = await probe({ path: '/uploads/missing.mp4', download: true });

@@ -8,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiBaseUrl, appUrl } from './instanceUrl';
+import { fileAddressRefusal } from '../publicAddress';
 
 /** The n8n functions a request can be made from: an execution, a dropdown, a trigger poll. */
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -134,13 +135,14 @@ export async function sendAuthenticated(
 		abortSignal: cancelSignalOf(ctx),
 	};
 	for (let redirects = 0; ; redirects++) {
-		if (target.origin !== instanceOrigin) {
-			// Off the instance: no credential to protect, n8n follows any further redirect itself.
-			return (await ctx.helpers.httpRequest(request)) as RawResponse;
-		}
+		// Off the instance (a file on a CDN), without the credential; each address of a redirect
+		// chain is judged before it is asked (publicAddress.ts: fileAddressRefusal).
+		const onInstance = target.origin === instanceOrigin;
+		const refused = onInstance ? undefined : fileAddressRefusal(target, new URL(instanceOrigin));
+		if (refused) throw new FileAddressRefused(target, refused);
 		const response = (await ctx.helpers.httpRequest({
 			...request,
-			headers: { ...request.headers, Authorization: connection.secret },
+			...(onInstance ? { headers: { ...request.headers, Authorization: connection.secret } } : {}),
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		})) as RawResponse;
@@ -149,6 +151,17 @@ export async function sendAuthenticated(
 		discardBody(response);
 		target = new URL(next, target);
 		request = { ...request, url: target.href };
+	}
+}
+
+/** A file the node does not fetch, for where it is (see fileAddressRefusal); nothing was sent there. */
+export class FileAddressRefused extends Error {
+	readonly description: string;
+
+	constructor(file: URL, reason: string) {
+		super(`the file at ${file.origin} is on ${reason}: the node does not fetch files there`);
+		this.name = 'FileAddressRefused';
+		this.description = `The service pointed to ${file.origin}${file.pathname}, or a redirect did. For an instance on a public address the node fetches files only from public ones, and never from the cloud's metadata service. If your files live on your own network, the instance must be on it too; or download them with the HTTP Request node.`;
 	}
 }
 

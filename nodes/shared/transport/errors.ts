@@ -353,9 +353,13 @@ export function requestNotSentError(
 	itemIndex: number | undefined,
 ): NodeOperationError {
 	const message = redact(String((error as Error)?.message ?? error), connection.secret);
+	const said = (error as { description?: unknown })?.description;
 	return new NodeOperationError(node, `The request could not be sent: ${message}`, {
 		itemIndex,
-		description: "Check the credential and the node's parameters.",
+		description:
+			typeof said === 'string'
+				? redact(said, connection.secret)
+				: "Check the credential and the node's parameters.",
 	});
 }
 
