@@ -25,6 +25,11 @@ const formats = () =>
 	api()
 		.get(`${API_PATH}/studio/formats`)
 		.reply(200, [{ id: 'slideshow', credits: 10 }, { id: 'free_form' }]);
+/** The service refusing a start with this status and body; the format list served after. */
+const startRefused = (status: number, body: IDataObject) => () => {
+	api().post(`${API_PATH}/studio/generations`).reply(status, body);
+	formats();
+};
 const id = (value: string) => ({ __rl: true, mode: 'id', value });
 const post = (extra: IDataObject) => ({
 	resource: 'post',
@@ -148,46 +153,28 @@ const CASES: Case[] = [
 		start({ format: id('carousel') }),
 		'There is no format "carousel" on this instance: send one of slideshow, free_form.',
 		'NodeOperationError',
-		() => {
-			api()
-				.post(`${API_PATH}/studio/generations`)
-				.reply(400, { errors: [{ field: 'formatId', message: 'unknown format' }] });
-			formats();
-		},
+		startRefused(400, { errors: [{ field: 'formatId', message: 'unknown format' }] }),
 	],
 	[
 		'start: unknown format refused with a 404 "Format not found": the formats are named (#68)',
 		start({ format: id('carousel') }),
 		'There is no format "carousel" on this instance: send one of slideshow, free_form.',
 		'NodeOperationError',
-		() => {
-			api().post(`${API_PATH}/studio/generations`).reply(404, { msg: 'Format not found' });
-			formats();
-		},
+		startRefused(404, { msg: 'Format not found' }),
 	],
 	[
 		'start: unknown format refused with a 400 that does not say "format": the formats are named (#68)',
 		start({ format: id('carousel') }),
 		'There is no format "carousel" on this instance: send one of slideshow, free_form.',
 		'NodeOperationError',
-		() => {
-			api()
-				.post(`${API_PATH}/studio/generations`)
-				.reply(400, { message: ['invalid id'], error: 'Bad Request', statusCode: 400 });
-			formats();
-		},
+		startRefused(400, { message: ['invalid id'], error: 'Bad Request', statusCode: 400 }),
 	],
 	[
 		'start: the service refuses something else than the format: its own words',
 		start({ format: id('slideshow') }),
 		'The service rejected the request: input: too long',
 		'NodeApiError',
-		() => {
-			api()
-				.post(`${API_PATH}/studio/generations`)
-				.reply(400, { errors: [{ field: 'input', message: 'too long' }] });
-			formats();
-		},
+		startRefused(400, { errors: [{ field: 'input', message: 'too long' }] }),
 	],
 	[
 		'start: malformed Inputs (JSON)',

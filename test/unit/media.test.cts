@@ -162,13 +162,17 @@ describe('Media → Get Many', () => {
 		scope.done();
 	});
 
-	test('a list that never ends is cut at the page guard, and the run says so (never a silent cut)', async () => {
-		let page = 0;
+	/** GET /media answering `times` pages, each as `answer` makes it from the query (page, cursor). */
+	const servePages = (times: number, answer: (query: URLSearchParams) => object) =>
 		api()
 			.get(`${API_PATH}/media`)
 			.query(true)
-			.times(MAX_PAGES + 1)
-			.reply(200, () => ({ results: [{ id: `file ${++page}` }], hasMore: true }));
+			.times(times)
+			.reply(200, (uri) => answer(new URL(uri, APP_URL).searchParams));
+
+	test('a list that never ends is cut at the page guard, and the run says so (never a silent cut)', async () => {
+		let page = 0;
+		servePages(MAX_PAGES + 1, () => ({ results: [{ id: `file ${++page}` }], hasMore: true }));
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
 		expect(result.output(NODE)).toHaveLength(MAX_PAGES);
 		expect(page).toBe(MAX_PAGES);
@@ -181,14 +185,7 @@ describe('Media → Get Many', () => {
 
 	test('a list that says how many pages it has is read to its end, past the guard for lists that do not', async () => {
 		const pages = MAX_PAGES + 7;
-		api()
-			.get(`${API_PATH}/media`)
-			.query(true)
-			.times(pages)
-			.reply(200, (uri) => {
-				const page = Number(new URL(uri, APP_URL).searchParams.get('page') ?? 1);
-				return { results: [{ id: `file ${page}` }], pages };
-			});
+		servePages(pages, (query) => ({ results: [{ id: `file ${query.get('page') ?? 1}` }], pages }));
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(
 			Array.from({ length: pages }, (_, index) => `file ${index + 1}`),
@@ -201,15 +198,11 @@ describe('Media → Get Many', () => {
 
 	test('a cursor that loops (A → B → A) stops at the first cursor given again, with a notice (#68)', async () => {
 		let served = 0;
-		api()
-			.get(`${API_PATH}/media`)
-			.query(true)
-			.times(7)
-			.reply(200, (uri) => {
-				const cursor = new URL(uri, APP_URL).searchParams.get('cursor');
-				// Each answer new, its cursor going round: none → A → B → A …
-				return { results: [{ id: `file ${++served}` }], nextCursor: cursor === 'A' ? 'B' : 'A' };
-			});
+		// Each answer new, its cursor going round: none → A → B → A …
+		servePages(7, (query) => ({
+			results: [{ id: `file ${++served}` }],
+			nextCursor: query.get('cursor') === 'A' ? 'B' : 'A',
+		}));
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['file 1', 'file 2', 'file 3']);
 		expect(served).toBe(3);
@@ -221,15 +214,11 @@ describe('Media → Get Many', () => {
 
 	test('an answer claiming totalPages 1e9 whose pages come round again stops at the first page sent again, with a notice (#68)', async () => {
 		let served = 0;
-		api()
-			.get(`${API_PATH}/media`)
-			.query(true)
-			.times(7)
-			.reply(200, (uri) => {
-				served++;
-				const page = Number(new URL(uri, APP_URL).searchParams.get('page') ?? 1);
-				return { results: [{ id: `file ${((page - 1) % 3) + 1}` }], totalPages: 1e9 };
-			});
+		servePages(7, (query) => {
+			served++;
+			const page = Number(query.get('page') ?? 1);
+			return { results: [{ id: `file ${((page - 1) % 3) + 1}` }], totalPages: 1e9 };
+		});
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['file 1', 'file 2', 'file 3']);
 		expect(served).toBe(4);

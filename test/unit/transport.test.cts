@@ -315,6 +315,19 @@ describe('transport: 429', () => {
 	});
 });
 
+/** GET /agents/ping refused with a 429 every time, its body and headers as given; counts the refusals. */
+function refusedEveryTime(body: object, headers: Record<string, string> = {}): { calls: number } {
+	const refused = { calls: 0 };
+	api()
+		.get(PING)
+		.reply(() => {
+			refused.calls++;
+			return [429, { code: 'RATE_LIMITED', ...body }, headers];
+		})
+		.persist();
+	return refused;
+}
+
 describe('transport: 429 waits that would never add up', () => {
 	test.each([
 		['retryAfter 0', { retryAfter: 0 }, {}],
@@ -323,20 +336,13 @@ describe('transport: 429 waits that would never add up', () => {
 	])(
 		'%s: each wait counts at least the floor, so Max Rate Limit Wait ends it',
 		async (_name, body, headers) => {
-			let calls = 0;
-			api()
-				.get(PING)
-				.reply(() => {
-					calls++;
-					return [429, { code: 'RATE_LIMITED', bucket: 'b', limit: 1, ...body }, headers];
-				})
-				.persist();
+			const refused = refusedEveryTime({ bucket: 'b', limit: 1, ...body }, headers);
 			const result = await probe(
 				{ path: '/agents/ping' },
 				{ requestOptions: { maxRateLimitWait: 1 } },
 			);
 			expect((result.error as NodeApiError).httpCode).toBe('429');
-			expect(calls).toBeLessThanOrEqual(1000 / MIN_RATE_LIMIT_WAIT_MS + 1);
+			expect(refused.calls).toBeLessThanOrEqual(1000 / MIN_RATE_LIMIT_WAIT_MS + 1);
 		},
 	);
 
@@ -350,14 +356,7 @@ describe('transport: 429 waits that would never add up', () => {
 	])(
 		'%s: said to be an unreasonable wait, not the cap presented as the answer; not waited for (#68)',
 		async (_name, body, headers) => {
-			let calls = 0;
-			api()
-				.get(PING)
-				.reply(() => {
-					calls++;
-					return [429, { code: 'RATE_LIMITED', ...body }, headers];
-				})
-				.persist();
+			const refused = refusedEveryTime(body, headers);
 			const result = await probe(
 				{ path: '/agents/ping' },
 				{ requestOptions: { maxRateLimitWait: 7201 } },
@@ -372,25 +371,18 @@ describe('transport: 429 waits that would never add up', () => {
 			expect(`${error.message} ${error.description}`).not.toMatch(
 				/(try again in|asks to wait) 60 min/,
 			);
-			expect(calls).toBe(1);
+			expect(refused.calls).toBe(1);
 		},
 	);
 
 	test(`however long the cap, one request takes at most ${MAX_RATE_LIMITED_TRIES} 429 answers`, async () => {
-		let calls = 0;
-		api()
-			.get(PING)
-			.reply(() => {
-				calls++;
-				return [429, { code: 'RATE_LIMITED', retryAfter: 0 }];
-			})
-			.persist();
+		const refused = refusedEveryTime({ retryAfter: 0 });
 		const result = await probe(
 			{ path: '/agents/ping' },
 			{ requestOptions: { maxRateLimitWait: 3600 } },
 		);
 		expect((result.error as NodeApiError).httpCode).toBe('429');
-		expect(calls).toBe(MAX_RATE_LIMITED_TRIES);
+		expect(refused.calls).toBe(MAX_RATE_LIMITED_TRIES);
 		expect((result.error as NodeApiError).description).toContain(
 			`answered 429 ${MAX_RATE_LIMITED_TRIES} times in a row`,
 		);
