@@ -53,6 +53,17 @@ export function fileAddressRefusal(file: URL, instance: URL): string | undefined
 	return undefined;
 }
 
+/** A file the node does not fetch, for where it is (see fileAddressRefusal); nothing was sent there. */
+export class FileAddressRefused extends Error {
+	readonly description: string;
+
+	constructor(file: URL, reason: string) {
+		super(`the file at ${file.origin} is on ${reason}: the node does not fetch files there`);
+		this.name = 'FileAddressRefused';
+		this.description = `The service pointed to ${file.origin}${file.pathname}, or a redirect did. For an instance on a public address the node fetches files only from public ones, and never from the cloud's metadata service. If your files live on your own network, the instance must be on it too; or download them with the HTTP Request node.`;
+	}
+}
+
 /** Names that always mean this machine, the local network or a cloud's metadata service. */
 const LOCAL_NAMES = [
 	'localhost.localdomain',

@@ -188,8 +188,11 @@ function withoutSecretsInText(text: string, depth: number): string {
 	return again === JSON.stringify(parsed) ? text : again;
 }
 
-/** Text that may hold a secret written into it: anything else is passed over without a search. */
-const MAY_HOLD_SECRET = /:\/\/|=|bearer|basic|authorization|cookie|api-key|"/i;
+/**
+ * Text that may hold a secret written into it: anything else is passed over without a search. A
+ * URL's login needs an `@`, a secret in a query or a DSN an `=`: a plain link is passed over.
+ */
+const MAY_HOLD_SECRET = /[@="]|bearer|basic|authorization|cookie|api-key/i;
 /**
  * Secrets written into text, found in one pass from left to right: a URL (its user info; its
  * query's secret-named values), an `Authorization`-like header line, `Bearer …` and a base64

@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiBaseUrl, appUrl } from './instanceUrl';
-import { fileAddressRefusal } from '../publicAddress';
+import { FileAddressRefused, fileAddressRefusal } from '../publicAddress';
 
 /** The n8n functions a request can be made from: an execution, a dropdown, a trigger poll. */
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -151,17 +151,6 @@ export async function sendAuthenticated(
 		discardBody(response);
 		target = new URL(next, target);
 		request = { ...request, url: target.href };
-	}
-}
-
-/** A file the node does not fetch, for where it is (see fileAddressRefusal); nothing was sent there. */
-export class FileAddressRefused extends Error {
-	readonly description: string;
-
-	constructor(file: URL, reason: string) {
-		super(`the file at ${file.origin} is on ${reason}: the node does not fetch files there`);
-		this.name = 'FileAddressRefused';
-		this.description = `The service pointed to ${file.origin}${file.pathname}, or a redirect did. For an instance on a public address the node fetches files only from public ones, and never from the cloud's metadata service. If your files live on your own network, the instance must be on it too; or download them with the HTTP Request node.`;
 	}
 }
 
