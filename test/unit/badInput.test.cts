@@ -170,11 +170,14 @@ const CASES: Case[] = [
 		startRefused(400, { message: ['invalid id'], error: 'Bad Request', statusCode: 400 }),
 	],
 	[
-		'start: the service refuses something else than the format: its own words',
+		'start: the service refuses something else than the format: its own words, at once',
 		start({ format: id('slideshow') }),
 		'The service rejected the request: input: too long',
 		'NodeApiError',
-		startRefused(400, { errors: [{ field: 'input', message: 'too long' }] }),
+		() =>
+			api()
+				.post(`${API_PATH}/studio/generations`)
+				.reply(400, { errors: [{ field: 'input', message: 'too long' }] }),
 	],
 	[
 		'start: malformed Inputs (JSON)',

@@ -9,7 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest, type RunContext } from '../../../shared/transport';
 import { fetchFormats, formatLocator, formatMention } from '../../../shared/formats';
 import { generationItem, waitForGeneration } from '../../../shared/generations';
-import { normaliseGeneration } from '../../../shared/shapes';
+import { namedField, normaliseGeneration } from '../../../shared/shapes';
 import { mappedInputs, type FormatNamed } from '../fields/mappedInputs';
 import { simplifyProperty } from '../../../shared/simplify';
 import { isToolRun, jsonObject, keyValuePairs, locatorId } from '../fields/parameters';
@@ -265,6 +265,10 @@ async function unknownFormatError(
 ): Promise<unknown> {
 	const status = String((error as { httpCode?: unknown }).httpCode);
 	if (status !== '400' && status !== '404') return error;
+	// A refusal that names another field (`input.hook: too long`) is said at once, as it came.
+	const words = (error as Error).message.replace(/^The service rejected the request: /, '');
+	const field = namedField(words)?.field;
+	if (field !== undefined && !/format/i.test(field)) return error;
 	const formats = await fetchFormats(run, itemIndex).catch(() => []);
 	if (!formats.length || formats.some((format) => format.id === formatId)) return error;
 	return new NodeOperationError(
