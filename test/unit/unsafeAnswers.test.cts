@@ -62,6 +62,8 @@ const ping = (status: number, body: string) =>
 describe('an answer too deep to strip fails closed', () => {
 	test('withoutSecrets never throws on deep JSON: it refuses it', () => {
 		expect(() => withoutSecrets(JSON.parse(DEEP_BODY))).toThrow(/nested deeper than \d+ levels/);
+		// The same as JSON text in a field of a shallow answer: its levels count on from the field.
+		expect(() => withoutSecrets({ token: TOKEN, note: DEEP_BODY })).toThrow(UnreadableAnswer);
 	});
 
 	test('one level past the bound is refused; one short of it is stripped as ever', () => {
