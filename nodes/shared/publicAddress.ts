@@ -74,7 +74,17 @@ const LOCAL_NAMES = [
 	'metadata.tencentyun.com',
 	'instance-data',
 ];
-const LOCAL_SUFFIXES = ['.localdomain', '.internal', '.local', '.home.arpa'];
+/** Suffixes of names only a local network answers (the last four: undelegated, used in-house). */
+const LOCAL_SUFFIXES = [
+	'.localdomain',
+	'.internal',
+	'.local',
+	'.home.arpa',
+	'.lan',
+	'.corp',
+	'.intranet',
+	'.private',
+];
 /** Names a cluster (Kubernetes) answers inside its own network. */
 const CLUSTER_NAMES = ['kubernetes', 'kubernetes.default', 'svc', 'cluster.local'];
 /** Public names that always answer 127.0.0.1 (for any name under them too). */

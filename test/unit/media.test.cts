@@ -271,6 +271,8 @@ describe('Import From URL: private addresses in every spelling are refused befor
 		['http://metadata.tencentyun.com/latest/meta-data/', "cloud's metadata"],
 		['http://redis/a.png', 'a name without a domain, which only a local network answers (redis)'],
 		['http://files.localhost.direct/a.png', 'a name that always means this machine'],
+		['http://nas.lan/a.png', 'a name for this machine, its network'],
+		['http://minio.storage.corp/a.png', 'a name for this machine, its network'],
 	])('%s: %s', (url, reason) => {
 		expect(notPublicReason(new URL(url))).toContain(reason);
 	});
