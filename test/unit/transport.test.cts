@@ -375,6 +375,18 @@ describe('transport: 429 waits that would never add up', () => {
 		},
 	);
 
+	test("a daily quota's 20 h past the 1-hour cap: the wait asked is said as asked, and not waited for (#68)", async () => {
+		const refused = refusedEveryTime({}, { 'Retry-After': '72001' });
+		const result = await probe(
+			{ path: '/agents/ping' },
+			{ requestOptions: { maxRateLimitWait: 7201 } },
+		);
+		const error = result.error as NodeApiError;
+		expect(error.message).toBe('Rate limited: try again in 20 h');
+		expect(error.description).toMatch(/^The service asks to wait 20 h:/);
+		expect(refused.calls).toBe(1);
+	});
+
 	test(`however long the cap, one request takes at most ${MAX_RATE_LIMITED_TRIES} 429 answers`, async () => {
 		const refused = refusedEveryTime({ retryAfter: 0 });
 		const result = await probe(

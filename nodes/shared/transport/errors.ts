@@ -245,8 +245,8 @@ export interface RateLimitSpent {
 	maxRateLimitWaitMs: number;
 	/** Not sent at all: an earlier 429 of the run paused it for longer than this request may wait. */
 	notSent?: boolean;
-	/** The wait the service asked, past any a limiter asks (a Retry-After in 2099); askedMs is then our cap. */
-	unreasonableMs?: number;
+	/** The wait the service asked, when past the longest the node waits for one 429 (askedMs is then that cap). */
+	beyondCapMs?: number;
 }
 
 export function rateLimitError(
@@ -260,12 +260,15 @@ export function rateLimitError(
 	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
 	const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
 	const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
-	if (spent.unreasonableMs !== undefined)
+	// Past the cap: a daily quota's wait is said as asked; one past any real limiter's, as such.
+	if (spent.beyondCapMs !== undefined && spent.beyondCapMs <= UNREASONABLE_WAIT_MS)
+		spent = { ...spent, askedMs: spent.beyondCapMs };
+	else if (spent.beyondCapMs !== undefined)
 		return apiError(
 			node,
 			{ statusCode: 429, body, method: request.method, path: request.path },
-			`Rate limited${bucket}${limit}: the service asked for an unreasonable wait (${durationText(spent.unreasonableMs)}); try again later`,
-			`The service's 429 asks to wait ${durationText(spent.unreasonableMs)}, far past any real rate limit (the node waits at most ${durationText(spent.askedMs)} for one 429), so it was not sent again: the instance's clock or its rate limiter may be misconfigured. Try again later; if it persists, tell the instance's administrator.`,
+			`Rate limited${bucket}${limit}: the service asked for an unreasonable wait (${durationText(spent.beyondCapMs)}); try again later`,
+			`The service's 429 asks to wait ${durationText(spent.beyondCapMs)}, far past any real rate limit (the node waits at most ${durationText(spent.askedMs)} for one 429), so it was not sent again: the instance's clock or its rate limiter may be misconfigured. Try again later; if it persists, tell the instance's administrator.`,
 			itemIndex,
 			connection.secret,
 		);
@@ -285,6 +288,9 @@ export function rateLimitError(
 		connection.secret,
 	);
 }
+
+/** Longer than any real limiter asks (a quota renews within a month): a clock or a limiter gone wrong. */
+const UNREASONABLE_WAIT_MS = 31 * 24 * 3_600_000;
 
 /** "0.2 s", "45 s", "60 min", "2 h", "26,689 days" */
 function durationText(ms: number): string {

@@ -77,11 +77,11 @@ export async function exchange(
 		askedMs: number,
 		triesCapped: boolean,
 		notSent?: true,
-		unreasonableMs?: number,
+		beyondCapMs?: number,
 	) => {
 		const { maxRateLimitWaitMs } = limits;
 		const tries = rateLimitedTries;
-		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries, notSent, unreasonableMs };
+		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries, notSent, beyondCapMs };
 		const limited = { ...spent, triesCapped, maxRateLimitWaitMs };
 		return rateLimitError(ctx.getNode(), connection, request, body, limited, itemIndex);
 	};
@@ -142,11 +142,11 @@ export async function exchange(
 			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
 			if (!request.offInstance) run.lastRefusal = body;
 			// A wait no limiter asks (a Retry-After in 2099) is not waited out, however long one may wait.
-			const gaveUp = triesCapped || asked.unreasonableMs !== undefined;
+			const gaveUp = triesCapped || asked.beyondCapMs !== undefined;
 			if (gaveUp || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
 				// The wait stands for the rest of the run, though this request gives up on it.
 				pacer.pause(run.clock.now() + waitMs);
-				throw rateLimited(body, waitMs, triesCapped, undefined, asked.unreasonableMs);
+				throw rateLimited(body, waitMs, triesCapped, undefined, asked.beyondCapMs);
 			}
 			const ownWaitMs = pacer.refused(
 				run.clock.now(),

@@ -15,16 +15,16 @@ export interface RetryAfter {
 	 */
 	asSecondsMs?: number;
 	/**
-	 * What the service asked when it was past MAX_SINGLE_WAIT_MS (a Retry-After in 2099): no real
-	 * limiter's wait; `ms` is then the cap, which is ours, not the service's answer.
+	 * What the service asked when it was past MAX_SINGLE_WAIT_MS (a daily quota's 20 h, or a
+	 * Retry-After in 2099): `ms` is then the cap, which is ours, not the service's answer.
 	 */
-	unreasonableMs?: number;
+	beyondCapMs?: number;
 }
 
 /** A wait the service asked, capped at MAX_SINGLE_WAIT_MS; past it, what it asked is kept apart. */
 function asked(ms: number, wholeSeconds: boolean): RetryAfter {
 	const read = { ms: clamp(ms), wholeSeconds };
-	return ms > MAX_SINGLE_WAIT_MS ? { ...read, unreasonableMs: Math.ceil(ms) } : read;
+	return ms > MAX_SINGLE_WAIT_MS ? { ...read, beyondCapMs: Math.ceil(ms) } : read;
 }
 
 /**
@@ -49,7 +49,7 @@ export function retryAfter(
 	if (typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0) {
 		const whole = Number.isInteger(fromBody);
 		const seconds = fromHeader
-			? agreesAsSeconds(fromBody, fromHeader.unreasonableMs ?? fromHeader.ms)
+			? agreesAsSeconds(fromBody, fromHeader.beyondCapMs ?? fromHeader.ms)
 			: !whole || inSeconds;
 		const read = asked(seconds ? fromBody * 1000 : fromBody, seconds && whole && fromBody >= 1);
 		return !fromHeader && !seconds && fromBody >= 1
