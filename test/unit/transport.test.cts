@@ -750,6 +750,16 @@ describe('rate-limit headers of an accepted answer (the real backend sends them;
 			{ 'x-ratelimit-limit': '', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2' },
 			{ waitMs: 2000 },
 		],
+		[
+			"a daily quota's reset 20 h away, believed as it is, not cut to an hour (#68)",
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '72001' },
+			{ waitMs: 72_001_000 },
+		],
+		[
+			'a reset in 2099, past any real window, is not believed (#68)',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.UTC(2099, 0, 1) / 1000) },
+			undefined,
+		],
 		['some remain', { 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '3600' }, undefined],
 		['none remain, no reset', { 'x-ratelimit-remaining': '0' }, undefined],
 		[
@@ -765,6 +775,24 @@ describe('rate-limit headers of an accepted answer (the real backend sends them;
 		['no headers', {}, undefined],
 	])('%s', (_name, headers, expected) => {
 		expect(quotaUsedUp(headers, now)).toEqual(expected);
+	});
+
+	test("none remain until a daily quota's reset 20 h away: the next item is not sent and says 20 h, not the 1-hour cap (#68)", async () => {
+		const scope = api()
+			.post(`${API_PATH}/hooks/score`)
+			.reply(200, { score: 1 }, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '72001' });
+		const result = await runAction(
+			{ resource: 'hook', operation: 'score', text: '={{ $json.text }}' },
+			{
+				items: [{ json: { text: 'a' } }, { json: { text: 'b' } }],
+				onError: 'continueRegularOutput',
+			},
+		);
+		expect(result.output(NODE).map((item) => item.json.score ?? item.json.error)).toEqual([
+			1,
+			'Rate limited: try again in 20 h',
+		]);
+		scope.done();
 	});
 
 	test('none remain for a second: the next item waits for the reset instead of drawing a 429', async () => {

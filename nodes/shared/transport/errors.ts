@@ -5,6 +5,7 @@ import { namedField, serverMessages } from '../shapes/errors';
 
 import type { Connection } from './connection';
 import { movedInstanceUrl } from './instanceUrl';
+import { UNREASONABLE_WAIT_MS } from './rateLimit';
 import { operationHint } from '../hints';
 
 /** Method and path of a request, as errors name it. */
@@ -288,9 +289,6 @@ export function rateLimitError(
 		connection.secret,
 	);
 }
-
-/** Longer than any real limiter asks (a quota renews within a month): a clock or a limiter gone wrong. */
-const UNREASONABLE_WAIT_MS = 31 * 24 * 3_600_000;
 
 /** "0.2 s", "45 s", "60 min", "2 h", "26,689 days" */
 function durationText(ms: number): string {

@@ -5,6 +5,9 @@ import type { RequestPacer } from './pacing';
 /** Longest single wait we accept from a server hint before treating it as implausible. */
 export const MAX_SINGLE_WAIT_MS = 60 * 60 * 1000;
 
+/** Longer than any real limiter asks (a quota renews within a month): a clock or a limiter gone wrong. */
+export const UNREASONABLE_WAIT_MS = 31 * 24 * 3_600_000;
+
 export interface RetryAfter {
 	ms: number;
 	/** The service gave whole seconds (as an HTTP Retry-After does): the true wait may be up to 1 s less. */
@@ -148,8 +151,10 @@ export function quotaUsedUp(
 	if (!Number.isFinite(reset) || reset <= 0) return undefined;
 	const resetAtMs =
 		reset >= UNIX_MS_FROM ? reset : reset >= UNIX_SECONDS_FROM ? reset * 1000 : now + reset * 1000;
-	const waitMs = clamp(resetAtMs - now);
-	if (waitMs <= 0) return undefined;
+	// Believed as it is up to a month (a daily quota's 20 h); past that (2099) not at all: the
+	// next request's answer tells.
+	const waitMs = Math.ceil(resetAtMs - now);
+	if (waitMs <= 0 || waitMs > UNREASONABLE_WAIT_MS) return undefined;
 	const limit = String(header('limit') ?? '').trim();
 	return limit !== '' && Number.isFinite(Number(limit))
 		? { waitMs, limit: Number(limit) }
