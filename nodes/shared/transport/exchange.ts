@@ -141,7 +141,8 @@ export async function exchange(
 			rateLimitedTries++;
 			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
 			if (!request.offInstance) run.lastRefusal = body;
-			// A wait no limiter asks (a Retry-After in 2099) is not waited out, however long one may wait.
+			// A wait past the hour (a daily quota, a Retry-After in 2099) is not waited out, however
+			// long one may wait: the item fails at once, naming it.
 			const gaveUp = triesCapped || asked.beyondCapMs !== undefined;
 			if (gaveUp || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
 				// The wait stands for the rest of the run, though this request gives up on it.
@@ -234,9 +235,10 @@ export async function bodyText(response: RawResponse): Promise<string> {
 
 /**
  * A service answer as a value: its JSON without secret fields (see secrets.ts), or, when it is
- * not JSON, its text without the secrets written into it. Every answer, success or error, is read here and nowhere else. What looks
- * like JSON but does not parse, or is too deep to strip, comes back as an UnreadableAnswer: the
- * stripping could not vouch for it, so nothing of it may be shown (fail closed).
+ * not JSON, its text without the secrets written into it. Every answer, success or error, is
+ * read here and nowhere else. What looks like JSON but does not parse, or is too deep to strip,
+ * comes back as an UnreadableAnswer: the stripping could not vouch for it, so nothing of it may
+ * be shown (fail closed).
  */
 export function parseAnswer(text: string): unknown {
 	let parsed: unknown;
