@@ -171,7 +171,7 @@ describe('faults', () => {
 		fault({ path: '/brand', kind: 'login', count: 1 });
 		const out = await batch({ resource: 'account', operation: 'getBrandProfile' }, 3);
 		expect(out.map((item) => item.json.error ?? 'ok')).toEqual([
-			'The service answered with something that is not JSON',
+			"The service's answer could not be read safely (JSON that does not parse); nothing from it is shown",
 			'The Instance URL serves a web page, not the API',
 			'ok',
 		]);

@@ -73,3 +73,21 @@ function collect(value: unknown, field: string, into: string[]): void {
 	for (const [key, inner] of Object.entries(entry))
 		collect(inner, field ? `${field}.${key}` : key, into);
 }
+
+/** A field a server's line names, and the values it allows when it lists them. */
+export interface NamedField {
+	field: string;
+	/** `a, b` of "must be one of a, b" (class-validator's "one of the following values: a, b"). */
+	allowed?: string;
+}
+
+/**
+ * The field a line of the server's words names (see `fieldNamed`), with the values it allows
+ * where it lists them (class-validator's "must be one of the following values: a, b").
+ */
+export function namedField(line: string): NamedField | undefined {
+	const field = fieldNamed(line);
+	if (!field) return undefined;
+	const allowed = /\bone of(?: the following values)?:? (.+?)\.?$/.exec(line)?.[1];
+	return { field, allowed };
+}

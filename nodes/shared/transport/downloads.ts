@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { brokenDownloadError, isNetworkError, statusError } from './errors';
+import { brokenDownloadError, isNetworkError, statusError, unreadableAnswerError } from './errors';
 import { cancelSignalOf, locationOf } from './connection';
 import { forTime } from './deadline';
 import { bodyText, exchange, parseAnswer, READ_RETRY_DELAYS_MS, requestLimits } from './exchange';
 import type { RunContext } from './runContext';
 import { abortableWait } from '../compat';
+import { UnreadableAnswer } from '../shapes/secrets';
 import type { Clock } from '../clock';
 
 /**
@@ -65,7 +66,10 @@ export async function downloadFile(
 			path: url.pathname,
 			location: locationOf(response),
 		};
-		throw statusError(run.n8n.getNode(), connection, failed, itemIndex);
+		const node = run.n8n.getNode();
+		if (body instanceof UnreadableAnswer)
+			throw unreadableAnswerError(node, connection, failed, body.reason, itemIndex);
+		throw statusError(node, connection, failed, itemIndex);
 	}
 	const file: Partial<DownloadedFile> = {};
 	endOnSilence(

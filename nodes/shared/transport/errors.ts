@@ -1,10 +1,11 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { fieldNamed, serverMessages } from '../shapes/errors';
+import { namedField, serverMessages } from '../shapes/errors';
 
 import type { Connection } from './connection';
 import { movedInstanceUrl } from './instanceUrl';
+import { UNREASONABLE_WAIT_MS } from './rateLimit';
 import { operationHint } from '../hints';
 
 /** Method and path of a request, as errors name it. */
@@ -48,9 +49,14 @@ export function redact(text: string, secret: string | undefined): string {
 	return text.split(secret).join('[redacted]').split(escaped).join('[redacted]');
 }
 
-/** A web page where JSON was expected: a login page, a proxy page, an SPA's index.html. */
+/**
+ * A web page where JSON was expected: a login page, a proxy page, an SPA's index.html. Decided by
+ * the body: JSON labelled `text/html` (a proxy or framework's wrong label) is still JSON, and is
+ * read as such; `text/html` decides only for a body that does not start as JSON does.
+ */
 export function looksLikeHtml(body: string, contentType: string): boolean {
-	return /text\/html/i.test(contentType) || /^\s*</.test(body);
+	if (/^\uFEFF?\s*</.test(body)) return true;
+	return /text\/html/i.test(contentType) && !/^\uFEFF?\s*[[{"]/.test(body);
 }
 
 export function apiError(
@@ -128,17 +134,11 @@ export function statusError(
 		);
 	}
 	switch (response.statusCode) {
-		case 400: {
-			const named = said.length === 1 ? fieldNamed(said[0]) : undefined;
+		case 400:
 			return error(
 				`The service rejected the request: ${saidText || 'validation failed'}`,
-				said.length > 1
-					? `Fix these fields and run again:\n- ${said.join('\n- ')}`
-					: named
-						? `Fix "${named}", the field the service named, and run again.`
-						: 'The service named no field: check the parameters this operation sends against its words, and run again.',
+				rejectedFields(said),
 			);
-		}
 		case 401:
 			return error(...rejectedCredential(connection));
 		case 402:
@@ -188,6 +188,16 @@ function rejectedCredential(connection: Connection): [message: string, descripti
 	];
 }
 
+/** What a 400 asks to fix: the fields the service named, with the values it allows. */
+function rejectedFields(said: string[]): string {
+	if (said.length > 1) return `Fix these fields and run again:\n- ${said.join('\n- ')}`;
+	const named = namedField(said[0] ?? '');
+	if (!named)
+		return 'The service named no field: check the parameters this operation sends against its words, and run again.';
+	const allowed = named.allowed ? `: send one of ${named.allowed}` : '';
+	return `Fix "${named.field}", the field the service named${allowed}, and run again.`;
+}
+
 /** An answer that is not the API's JSON: a web page (`html`), or text that is not JSON. */
 export function notApiAnswerError(
 	node: INode,
@@ -213,6 +223,32 @@ export function notApiAnswerError(
 	return apiError(node, response, message, description, itemIndex, connection.secret);
 }
 
+/**
+ * An answer the secret stripping could not read (UnreadableAnswer): none of it is shown, not even
+ * in the error's details, and the error says so. A write that got a success may have been done.
+ */
+export function unreadableAnswerError(
+	node: INode,
+	connection: Connection,
+	response: FailedResponse,
+	reason: string,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const { statusCode, method, path } = response;
+	const maybeDone =
+		statusCode >= 200 && statusCode < 300 && method !== 'GET'
+			? ' The service accepted the request, so it may have been carried out: check in the application before running it again.'
+			: '';
+	return apiError(
+		node,
+		{ ...response, body: '' },
+		`The service's answer could not be read safely (${reason}); nothing from it is shown`,
+		`${connection.host} answered ${method} ${path} with status ${statusCode}. The node strips secrets from every answer before showing any of it, and could not strip this one, so it shows none of it.${maybeDone} If the instance is yours, check what it returns for this request; otherwise tell its administrator.`,
+		itemIndex,
+		connection.secret,
+	);
+}
+
 /** What one request spent on 429 answers before it gave up. */
 export interface RateLimitSpent {
 	waitedMs: number;
@@ -226,6 +262,8 @@ export interface RateLimitSpent {
 	notSent?: boolean;
 	/** A tool call's bound (ms), when it, not Max Rate Limit Wait, left no time for the wait. */
 	callBoundMs?: number;
+	/** The wait the service asked, when past the longest the node waits for one 429 (askedMs is then that cap). */
+	beyondCapMs?: number;
 }
 
 export function rateLimitError(
@@ -239,6 +277,18 @@ export function rateLimitError(
 	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
 	const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
 	const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
+	// Past the cap: a daily quota's wait is said as asked; one past any real limiter's, as such.
+	if (spent.beyondCapMs !== undefined && spent.beyondCapMs <= UNREASONABLE_WAIT_MS)
+		spent = { ...spent, askedMs: spent.beyondCapMs };
+	else if (spent.beyondCapMs !== undefined)
+		return apiError(
+			node,
+			{ statusCode: 429, body, method: request.method, path: request.path },
+			`Rate limited${bucket}${limit}: the service asked for an unreasonable wait (${durationText(spent.beyondCapMs)}); try again later`,
+			`The service's 429 asks to wait ${durationText(spent.beyondCapMs)}, far past any real rate limit (the node waits at most ${durationText(spent.askedMs)} for one 429), so it was not sent again: the instance's clock or its rate limiter may be misconfigured. Try again later; if it persists, tell the instance's administrator.`,
+			itemIndex,
+			connection.secret,
+		);
 	// The wait in plain units, and what to do: the message is all an AI agent's model is given.
 	const next = spent.triesCapped
 		? 'refused every time; try again later, with fewer requests at once'
@@ -264,12 +314,13 @@ export function rateLimitError(
 	);
 }
 
-/** "0.2 s", "45 s", "60 min", "2 h" */
+/** "0.2 s", "45 s", "60 min", "2 h", "26,689 days" */
 export function durationText(ms: number): string {
 	if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
 	if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
 	if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
-	return `${Number((ms / 3_600_000).toFixed(1))} h`;
+	if (ms < 172_800_000) return `${Number((ms / 3_600_000).toFixed(1))} h`;
+	return `${Math.round(ms / 86_400_000).toLocaleString('en-US')} days`;
 }
 
 const NETWORK_REASONS: Record<string, string> = {
@@ -340,9 +391,13 @@ export function requestNotSentError(
 	itemIndex: number | undefined,
 ): NodeOperationError {
 	const message = redact(String((error as Error)?.message ?? error), connection.secret);
+	const said = (error as { description?: unknown })?.description;
 	return new NodeOperationError(node, `The request could not be sent: ${message}`, {
 		itemIndex,
-		description: "Check the credential and the node's parameters.",
+		description:
+			typeof said === 'string'
+				? redact(said, connection.secret)
+				: "Check the credential and the node's parameters.",
 	});
 }
 

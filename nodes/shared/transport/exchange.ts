@@ -12,13 +12,13 @@ import {
 } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
 import { quotaUsedUp, refusalLimit, refusalWait } from './rateLimit';
-import { withoutSecrets } from '../shapes/secrets';
+import { UnreadableAnswer, withoutSecrets, withoutWrittenSecrets } from '../shapes/secrets';
 import type { ApiContext, RunContext } from './runContext';
 
 interface RequestLimits {
 	/** Most time, in milliseconds, one request may spend waiting on 429 answers. */
 	maxRateLimitWaitMs: number;
-	/** How long, in milliseconds, a request may go without hearing from the service. */
+	/** How long, in milliseconds, a request may take to the end of its answer (a download: its longest silence). */
 	timeoutMs: number;
 }
 
@@ -76,14 +76,24 @@ export async function exchange(
 	const waitFits = (waitMs: number) =>
 		waitedForRateLimitMs + waitMs <= limits.maxRateLimitWaitMs && waitMs <= timeLeftMs(run);
 	// What the request spent on 429s when it gives up on a wait of `askedMs`.
-	const rateLimited = (body: unknown, askedMs: number, triesCapped: boolean, notSent?: true) => {
+	const rateLimited = (
+		body: unknown,
+		askedMs: number,
+		triesCapped: boolean,
+		notSent?: true,
+		beyondCapMs?: number,
+	) => {
 		// Max Rate Limit Wait allowed it: the run's deadline is what stopped it.
-		const late = !triesCapped && waitedForRateLimitMs + askedMs <= limits.maxRateLimitWaitMs;
+		const late =
+			!triesCapped &&
+			beyondCapMs === undefined &&
+			waitedForRateLimitMs + askedMs <= limits.maxRateLimitWaitMs;
 		const maxRateLimitWaitMs = Math.min(
 			limits.maxRateLimitWaitMs,
 			waitedForRateLimitMs + Math.max(0, timeLeftMs(run)),
 		);
-		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries: rateLimitedTries, notSent };
+		const tries = rateLimitedTries;
+		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries, notSent, beyondCapMs };
 		const limited = { ...spent, triesCapped, maxRateLimitWaitMs };
 		const callBoundMs = late ? run.callBoundMs : undefined;
 		const error = rateLimitError(
@@ -137,7 +147,9 @@ export async function exchange(
 		}
 
 		if (response.statusCode === 429) {
-			const body = parseAnswer(await bodyText(response));
+			const answer = parseAnswer(await bodyText(response));
+			// A body that could not be read safely says nothing (the headers may still say the wait).
+			const body = answer instanceof UnreadableAnswer ? {} : answer;
 			// Sent after the last pause (not already on its way when a 429 came back).
 			const fresh = pacer.isCurrent(ticket);
 			const asked = refusalWait(
@@ -153,10 +165,13 @@ export async function exchange(
 			rateLimitedTries++;
 			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
 			if (!request.offInstance) run.lastRefusal = body;
-			if (triesCapped || !waitFits(waitMs)) {
+			// A wait past the hour (a daily quota, a Retry-After in 2099) is not waited out, however
+			// long one may wait: the item fails at once, naming it.
+			const gaveUp = triesCapped || asked.beyondCapMs !== undefined;
+			if (gaveUp || !waitFits(waitMs)) {
 				// The wait stands for the rest of the run, though this request gives up on it.
 				pacer.pause(run.clock.now() + waitMs);
-				throw rateLimited(body, waitMs, triesCapped);
+				throw rateLimited(body, waitMs, triesCapped, undefined, asked.beyondCapMs);
 			}
 			const ownWaitMs = pacer.refused(
 				run.clock.now(),
@@ -251,14 +266,28 @@ export async function bodyText(response: RawResponse): Promise<string> {
 }
 
 /**
- * A service answer as a value: its JSON without secret fields (see secrets.ts), or the text itself
- * when it is not JSON. Every answer, success or error, is read here and nowhere else.
+ * A service answer as a value: its JSON without secret fields (see secrets.ts), or, when it is
+ * not JSON, its text without the secrets written into it. Every answer, success or error, is
+ * read here and nowhere else. What looks like JSON but does not parse, or is too deep to strip,
+ * comes back as an UnreadableAnswer: the stripping could not vouch for it, so nothing of it may
+ * be shown (fail closed).
  */
 export function parseAnswer(text: string): unknown {
+	let parsed: unknown;
 	try {
-		return withoutSecrets(JSON.parse(keepLargeIntegers(text)));
+		parsed = JSON.parse(keepLargeIntegers(text));
 	} catch {
-		return text;
+		const start = text.trimStart()[0];
+		return start === '{' || start === '['
+			? new UnreadableAnswer('JSON that does not parse')
+			: withoutWrittenSecrets(text);
+	}
+	try {
+		return withoutSecrets(parsed);
+	} catch (error) {
+		return error instanceof UnreadableAnswer
+			? error
+			: new UnreadableAnswer('its secrets could not be stripped');
 	}
 }
 

@@ -9,7 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest, durationText, outOfTime, type RunContext } from '../../../shared/transport';
 import { fetchFormats, formatLocator, formatMention } from '../../../shared/formats';
 import { generationItem, waitForGeneration, type Waited } from '../../../shared/generations';
-import { normaliseGeneration } from '../../../shared/shapes';
+import { namedField, normaliseGeneration } from '../../../shared/shapes';
 import { mappedInputs, type FormatNamed } from '../fields/mappedInputs';
 import { simplifyProperty } from '../../../shared/simplify';
 import {
@@ -286,8 +286,10 @@ function lateStart(error: unknown, run: RunContext): unknown {
 }
 
 /**
- * A start the service refused (400) for a format it does not have: says so with the formats that
- * exist, so a person or a model can send one of them. Any other error passes as it is.
+ * A start the service refused (400, or 404 "Format not found") for a format it does not have:
+ * says so with the formats that exist, so a person or a model can send one of them. The refusal
+ * need not name the format (a 400 "invalid id"): the format list tells. Any other error passes
+ * as it is.
  */
 async function unknownFormatError(
 	ctx: IExecuteFunctions,
@@ -296,9 +298,12 @@ async function unknownFormatError(
 	itemIndex: number,
 	error: unknown,
 ): Promise<unknown> {
-	// Only a refusal that speaks of the format: any other is said at once, as the service said it.
-	if (String((error as { httpCode?: unknown }).httpCode) !== '400') return error;
-	if (!/format/i.test((error as Error).message)) return error;
+	const status = String((error as { httpCode?: unknown }).httpCode);
+	if (status !== '400' && status !== '404') return error;
+	// A refusal that names another field (`input.hook: too long`) is said at once, as it came.
+	const words = (error as Error).message.replace(/^The service rejected the request: /, '');
+	const field = namedField(words)?.field;
+	if (field !== undefined && !/format/i.test(field)) return error;
 	const formats = await fetchFormats(run, itemIndex).catch(() => []);
 	if (!formats.length || formats.some((format) => format.id === formatId)) return error;
 	return new NodeOperationError(
@@ -310,7 +315,7 @@ async function unknownFormatError(
 			.join(', ')}.`,
 		{
 			itemIndex,
-			description: `The service refused the start (400), so nothing was charged. ${(error as Error).message}`,
+			description: `The service refused the start (${status}), so nothing was charged. ${(error as Error).message}`,
 		},
 	);
 }
