@@ -61,7 +61,7 @@ export async function walkPages(
 		missingRoute?: MissingRoute;
 		from?: PagePosition;
 	},
-	visit: (list: unknown[]) => boolean,
+	visit: (list: unknown[], next: PagePosition | undefined) => boolean,
 ): Promise<{ next?: PagePosition }> {
 	// A list that says how many pages it has is read to its stated end (up to MAX_STATED_PAGES).
 	let maxPages = options.maxPages ?? MAX_PAGES;
@@ -85,7 +85,7 @@ export async function walkPages(
 		const cursor = nextCursor(response);
 		const more = (cursor !== undefined || hasMorePages(response, page)) && list.length > 0;
 		next = more ? { page: page + 1, ...(cursor !== undefined ? { cursor } : {}) } : undefined;
-		if (!visit(list) || !next) return { next };
+		if (!visit(list, next) || !next) return { next };
 		qs = positionQuery(options.qs, next);
 	}
 	// The page guard: the service still says there is more.

@@ -1,0 +1,370 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { walkPages, type PagePosition } from '../shared/paging';
+import { isPendingStatus, normaliseGeneration } from '../shared/shapes';
+import type { RunContext } from '../shared/transport';
+import { emit, messageOf, type EmitOptions } from './emitDue';
+import {
+	endsRead,
+	finishKey,
+	finishOf,
+	floorAfter,
+	isNew,
+	KnownFinishes,
+	orderOf,
+	OVERLAP_MS,
+	readBasis,
+	sortTimeMs,
+	withLatest,
+	type ListOrder,
+	type ReadPosition,
+	type TimesState,
+} from './finishTimes';
+import { MAX_DUE, MAX_PENDING, MAX_SEEN } from './generationState';
+import { timeLeft, type FamilyPoll } from './pollStore';
+
+type PollRun = RunContext<IPollFunctions>;
+
+/** Share of a poll's time its read may take: the rest emits what is due. */
+const READ_SHARE = 0.5;
+/** Ids of the last entries a read cut short keeps, to go on after them. */
+const ANCHORS = 20;
+/** Pages a read going on looks back for where it stopped (deletions moved it up). */
+const MAX_STEP_BACK = 10;
+
+/** What one poll's read found, and where it ends. */
+interface TimesRead {
+	state: TimesState;
+	/** Entries decided new this poll, by id, as listed (for their outputs). */
+	listed: Map<string, IDataObject>;
+	/** Whether any page answered this poll. */
+	answered: boolean;
+	/** The first list answer held no list at all: nothing to learn from it. */
+	noList?: true;
+	/** It showed finished entries without any time. */
+	untimed?: boolean;
+	/** It stopped with MAX_DUE decided. */
+	dueFull?: boolean;
+	/** While recording: the entries read (a list read by positions starts from them). */
+	entries: IDataObject[];
+}
+
+/** The state a starting point begins from: it records what it reads until its read ends. */
+export const startingState = (): TimesState => ({
+	v: 1,
+	mode: 'times',
+	seq: 1,
+	floorMs: null,
+	latestMs: [],
+	known: '',
+	due: [],
+	recording: true,
+});
+
+/**
+ * One poll on a list with finish times: read on (rules in finishTimes.ts), emit what is due,
+ * oldest finish first. A failure mid-read keeps what was read; the read goes on from there.
+ */
+export async function pollByFinishTimes(
+	run: PollRun,
+	options: EmitOptions,
+	start: TimesState,
+	commitOf: (next: TimesState | undefined) => FamilyPoll['commit'],
+): Promise<FamilyPoll & { positions?: IDataObject[] }> {
+	const items: FamilyPoll['items'] = [];
+	let state = start;
+	for (;;) {
+		const reading = await readOn(run, state);
+		if (reading.noList) {
+			run.n8n.logger.warn(
+				'Social Content Trigger: the answer to the list of generations held no list; nothing changes until one does',
+			);
+			return { items, commit: commitOf(items.length ? state : undefined) };
+		}
+		if (reading.untimed && !reading.state.latestMs.length && !items.length) {
+			// Finished ones with no time at all, and none with one: the list is read by positions.
+			return { items: [], commit: commitOf(undefined), positions: reading.entries };
+		}
+		const due = [...reading.state.due].sort((a, b) => (a[3] ?? 0) - (b[3] ?? 0));
+		const emitted = await emit(run, options, due, reading.listed);
+		items.push(...emitted.items);
+		state = { ...reading.state, due: emitted.due };
+		// Rule `due-bounded`: a read held at MAX_DUE goes on once what it decided is out.
+		if (!reading.dueFull || emitted.due.length || timeLeft(run) <= 0) break;
+	}
+	return { items, commit: commitOf(state) };
+}
+
+/** Reads from where the last read stopped (or the top) while the poll's read share lasts. */
+async function readOn(run: PollRun, state: TimesState): Promise<TimesRead> {
+	const known = new KnownFinishes(state.known);
+	const untilMs = run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run));
+	const read: ReadPosition = state.read ?? freshRead(state);
+	const reader = new PageReader(state, read, known, state.read ? undefined : run.serviceDateMs);
+	try {
+		const from = await resumeAt(run, read, reader);
+		if (from !== 'done')
+			await walkPages(run, PATH, { listKeys: LIST_KEYS, from, maxPages: Infinity }, (list, next) =>
+				reader.visit(list, next, run.clock.now() < untilMs),
+			);
+	} catch (error) {
+		if (!reader.pages) throw error;
+		run.n8n.logger.warn(
+			`Social Content Trigger: a page of the list of generations could not be read; what was read is kept and the read goes on from that page at the next poll: ${messageOf(error)}`,
+		);
+		reader.cut = true;
+	}
+	if (reader.noList)
+		return { state, listed: new Map(), answered: false, noList: true, entries: [] };
+	return {
+		state: reader.finish(),
+		listed: reader.listed,
+		answered: reader.pages > 0,
+		untimed: reader.untimed,
+		dueFull: reader.dueFull,
+		entries: reader.entries,
+	};
+}
+
+const PATH = '/studio/generations';
+const LIST_KEYS = ['generations'];
+
+/** A read from the top, or (a list sorted oldest first) from where the floor was crossed. */
+function freshRead(state: TimesState): ReadPosition {
+	const firstPage = state.order === 'oldestFirst' ? (state.startPage ?? 1) : 1;
+	return { page: firstPage, anchors: [], basisMs: null, firstPage };
+}
+
+/**
+ * Where a read goes on: after the last entries it read (rule `resume-after-last-read`), stepping
+ * back over pages that deletions above moved them up to; a fresh read on a list sorted oldest
+ * first steps back while its first page is above the floor. 'done': the read ended there.
+ */
+async function resumeAt(
+	run: PollRun,
+	read: ReadPosition,
+	reader: PageReader,
+): Promise<PagePosition | 'done'> {
+	if (read.cursor !== undefined) return { page: read.page, cursor: read.cursor };
+	const anchors = new Set(read.anchors);
+	for (let page = read.page, back = 0; page >= 1 && back <= MAX_STEP_BACK; page--, back++) {
+		const { list, next } = await readPage(run, page);
+		const entries = list.map(normaliseGeneration);
+		const after = lastAnchorIndex(entries, anchors);
+		const aboveFloor = !anchors.size && page > 1 && reader.startsAboveFloor(entries);
+		if (after < 0 && page > 1 && (anchors.size ? true : aboveFloor)) continue;
+		// Found (or nothing to find): read from here, past what was read before.
+		if (!reader.visit(list.slice(after + 1), next, true, page)) return 'done';
+		return next ?? 'done';
+	}
+	run.n8n.logger.warn(
+		`Social Content Trigger: the place a read of the list of generations stopped at moved more than ${MAX_STEP_BACK} pages; it goes on from the same page`,
+	);
+	return { page: read.page };
+}
+
+function lastAnchorIndex(entries: IDataObject[], anchors: Set<string>): number {
+	for (let index = entries.length - 1; index >= 0; index--)
+		if (anchors.has(String(entries[index].id))) return index;
+	return -1;
+}
+
+/** One page of the list, as it answers, and where the next one is. */
+async function readPage(
+	run: PollRun,
+	page: number,
+): Promise<{ list: unknown[]; next?: PagePosition }> {
+	let list: unknown[] = [];
+	let nextPage: PagePosition | undefined;
+	const options = { listKeys: LIST_KEYS, from: { page }, maxPages: 1 };
+	const { next } = await walkPages(run, PATH, options, (answer, after) => {
+		list = answer;
+		nextPage = after;
+		return false;
+	});
+	return { list, next: next ?? nextPage };
+}
+
+/** Decides each entry of the pages a read visits (rules in finishTimes.ts). */
+class PageReader {
+	readonly listed = new Map<string, IDataObject>();
+	pages = 0;
+	cut = false;
+	untimed = false;
+	dueFull = false;
+	/** Pending ids seen while no finish time was (see TimesState.untold). */
+	readonly untold: Set<string>;
+	/** While recording, what was read (up to MAX_SEEN): a list read by positions starts from it. */
+	readonly entries: IDataObject[] = [];
+	noList = false;
+	private ended = false;
+	private order: ListOrder | undefined;
+	private orderBroken = false;
+	private readonly seenForOrder: IDataObject[] = [];
+	private latestMs: number[];
+	private readonly due: TimesState['due'];
+	private position: PagePosition | undefined;
+	private anchors: string[];
+	private basisMs: number | null;
+	/** What this read fired or recorded: kept apart, so a read cut short keeps only what it needs. */
+	private readonly fresh: KnownFinishes;
+	private readonly pageFinishes: Array<[page: number, firstMs: number | undefined]> = [];
+
+	constructor(
+		private readonly state: TimesState,
+		private readonly read: ReadPosition,
+		private readonly known: KnownFinishes,
+		/** The service's clock as this read began (a read going on has its basis already). */
+		private readonly serviceDateMs: number | undefined,
+	) {
+		this.order = state.order;
+		this.latestMs = state.latestMs;
+		this.due = [...state.due];
+		this.anchors = [...read.anchors];
+		this.basisMs = read.basisMs;
+		this.fresh = new KnownFinishes(read.fresh);
+		this.untold = new Set(state.untold);
+		this.position = { page: read.page, cursor: read.cursor };
+	}
+
+	/** A list sorted oldest first whose page starts above the floor: the crossing is further up. */
+	startsAboveFloor(entries: IDataObject[]): boolean {
+		const first = entries.map((entry) => finishOf(entry)).find((ms) => ms !== undefined);
+		return this.state.floorMs !== null && first !== undefined && first > this.state.floorMs;
+	}
+
+	/** Takes one page; whether to read on. */
+	visit(list: unknown[], next: PagePosition | undefined, inTime: boolean, page?: number): boolean {
+		const at = page ?? this.position?.page ?? 1;
+		this.pages++;
+		const entries = list.map(normaliseGeneration).filter((entry) => entry.id !== undefined);
+		if (list.length && !entries.length) {
+			// An answer with no list in it: nothing learnt; a read going on tries this page again.
+			this.noList = this.pages === 1;
+			this.position = { page: at };
+			this.cut = true;
+			return false;
+		}
+		this.pageFinishes.push([at, entries.map(finishOf).find((ms) => ms !== undefined)]);
+		if (this.pages === 1 && !this.read.anchors.length) this.setBasis(entries);
+		for (const [index, entry] of entries.entries()) {
+			this.take(entry);
+			if (this.ended) return false;
+			if (this.due.length >= MAX_DUE) {
+				// Rule `due-bounded`: the rest is read at the next poll, from here.
+				this.anchors = entries.slice(Math.max(0, index + 1 - ANCHORS), index + 1).map(idOf);
+				this.position = { page: at };
+				this.cut = this.dueFull = true;
+				return false;
+			}
+		}
+		this.anchors = [...this.anchors, ...entries.map(idOf)].slice(-ANCHORS);
+		this.position = next;
+		if (!next) return false;
+		this.cut = !inTime;
+		return inTime;
+	}
+
+	/** Rule `floor-from-read-start`: what the first page served finished before the read began. */
+	private setBasis(entries: IDataObject[]): void {
+		let latest = this.latestMs;
+		for (const entry of entries) {
+			const finishedMs = finishOf(entry);
+			if (finishedMs !== undefined) latest = withLatest(latest, finishedMs);
+		}
+		this.basisMs = readBasis(this.serviceDateMs, latest);
+	}
+
+	private take(entry: IDataObject): void {
+		if (this.state.recording && this.entries.length < MAX_SEEN) this.entries.push(entry);
+		this.checkOrder(entry);
+		const finishedMs = finishOf(entry);
+		if (finishedMs === undefined) {
+			this.untimed ||= !isPendingStatus(entry.status);
+			if (isPendingStatus(entry.status) && !this.latestMs.length) this.untold.add(String(entry.id));
+			return;
+		}
+		this.latestMs = withLatest(this.latestMs, finishedMs);
+		const key = finishKey(entry, finishedMs);
+		if (this.state.recording) this.fresh.add(key, finishedMs);
+		else if (isNew(entry, this.state, this.known) && !this.fresh.has(key)) {
+			this.fresh.add(key, finishedMs);
+			this.due.push([String(entry.id), String(entry.status), 0, finishedMs]);
+			this.listed.set(String(entry.id), entry);
+		}
+		if (!this.orderBroken && endsRead(entry, this.stopFloor())) this.ended = true;
+	}
+
+	/** The floor a read stops below: while recording, the one its end will set. */
+	private stopFloor(): TimesState {
+		const floorMs = this.state.recording ? floorAfter(null, this.basisMs) : this.state.floorMs;
+		return { ...this.state, floorMs, order: this.order };
+	}
+
+	/** The order believed is checked on every entry; one that breaks it makes this a whole read. */
+	private checkOrder(entry: IDataObject): void {
+		if (this.orderBroken) return;
+		this.seenForOrder.push(entry);
+		if (this.seenForOrder.length > ORDER_CHECKED) this.seenForOrder.shift();
+		const shown = orderOf(this.seenForOrder);
+		if (shown === undefined) return;
+		if (this.order !== undefined && shown !== this.order) this.orderBroken = true;
+		this.order = shown;
+	}
+
+	/** The state after this poll's read: the read going on, or the floor moved by its end. */
+	finish(): TimesState {
+		const order = this.orderBroken ? 'whole' : this.order;
+		const basisMs = this.basisMs ?? readBasis(this.serviceDateMs, this.latestMs);
+		const untold = this.latestMs.length ? undefined : [...this.untold].slice(-MAX_PENDING);
+		const { untold: _before, ...state } = this.state;
+		const base = {
+			...state,
+			order,
+			latestMs: this.latestMs,
+			due: this.due,
+			...(untold?.length ? { untold } : {}),
+		};
+		if (this.cut && this.position) {
+			// Rule `fresh-kept-above-basis`: what this read passed stays passed by its anchors; the
+			// next read looks no lower than the basis, so only keys above it are kept.
+			this.fresh.prune(basisMs === null ? null : basisMs - OVERLAP_MS, MAX_FRESH);
+			const read = {
+				...this.position,
+				anchors: this.anchors,
+				basisMs,
+				firstPage: this.read.firstPage,
+				fresh: this.fresh.encode(),
+			};
+			return { ...base, known: this.known.encode(), read };
+		}
+		this.known.merge(this.fresh);
+		const floorMs = this.known.prune(floorAfter(this.state.floorMs, basisMs));
+		const { read: _done, recording: _recorded, ...rest } = base;
+		return {
+			...rest,
+			floorMs,
+			known: this.known.encode(),
+			...(order === 'oldestFirst' ? { startPage: this.crossingPage(floorMs) } : {}),
+		};
+	}
+
+	/** The last page read whose first finish is below the floor (where the next read starts). */
+	private crossingPage(floorMs: number | null): number {
+		let page = this.read.firstPage;
+		for (const [at, firstMs] of this.pageFinishes)
+			if (floorMs !== null && firstMs !== undefined && firstMs <= floorMs - OVERLAP_MS) page = at;
+		return page;
+	}
+}
+
+/** Entries the order check looks back over (a sliding window keeps it cheap on long lists). */
+const ORDER_CHECKED = 200;
+/** Keys a read cut short keeps of its own, at most. */
+const MAX_FRESH = 2000;
+
+const idOf = (entry: IDataObject): string => String(entry.id);
+
+/** Whether a value keeps to the times state's layout (the one `isTimesState` checks). */
+export { isTimesState } from './finishTimes';
+export { sortTimeMs };
