@@ -84,38 +84,67 @@ export function finishOf(entry: IDataObject): number | undefined {
 }
 
 /**
- * Rule `order-by-times`: the order the entries show. A key orders a list when every entry's time
- * is at most OVERLAP above the lowest one before it (newest first), so that below an entry more
- * than OVERLAP under the floor nothing can be above it.
+ * Rule `order-by-times`: the order the entries show. A key orders a list newest first when most
+ * steps between its times go down and every time is at most OVERLAP above the lowest one before
+ * it, so that below an entry more than OVERLAP under the floor nothing can be above it (oldest
+ * first: the same, the other way). Watched entry by entry, in constant time each.
  */
-export function orderOf(entries: IDataObject[]): ListOrder | undefined {
-	const descending = (read: (entry: IDataObject) => number | undefined) =>
-		holds(entries.map(read), (time, bound) => time <= bound + OVERLAP_MS, Math.min);
-	const ascending = (read: (entry: IDataObject) => number | undefined) =>
-		holds(entries.map(read), (time, bound) => time >= bound - OVERLAP_MS, Math.max);
-	const updated = (entry: IDataObject) => timeMs(entry.updatedAt);
-	const created = (entry: IDataObject) => timeMs(entry.createdAt);
-	if (descending(finishOf) === true) return 'byFinish';
-	if (descending(updated) === true) return 'byUpdate';
-	if ([finishOf, updated, created].some((read) => ascending(read) === true)) return 'oldestFirst';
-	const undecided = [finishOf, updated].some((read) => descending(read) === undefined);
-	return undecided ? undefined : 'whole';
+export class OrderWatch {
+	private readonly trends = [finishOf, updatedMs, createdMs].map((read) => ({
+		read,
+		trend: new Trend(),
+	}));
+
+	see(entry: IDataObject): void {
+		for (const { read, trend } of this.trends) trend.see(read(entry));
+	}
+
+	order(): ListOrder | undefined {
+		const told = this.trends.map(({ trend }) => trend.way());
+		if (told[0] === 'down') return 'byFinish';
+		if (told[1] === 'down') return 'byUpdate';
+		if (told.includes('up')) return 'oldestFirst';
+		return told[0] === undefined || told[1] === undefined ? undefined : 'whole';
+	}
 }
 
-/** Whether the times present keep to `fits` against the running bound; undefined: too few. */
-function holds(
-	times: Array<number | undefined>,
-	fits: (time: number, bound: number) => boolean,
-	next: (a: number, b: number) => number,
-): boolean | undefined {
-	const present = times.filter((time): time is number => time !== undefined);
-	if (present.length < ORDER_EVIDENCE) return undefined;
-	let bound = present[0];
-	for (const time of present.slice(1)) {
-		if (!fits(time, bound)) return false;
-		bound = next(bound, time);
+export function orderOf(entries: IDataObject[]): ListOrder | undefined {
+	const watch = new OrderWatch();
+	for (const entry of entries) watch.see(entry);
+	return watch.order();
+}
+
+const updatedMs = (entry: IDataObject) => timeMs(entry.updatedAt);
+const createdMs = (entry: IDataObject) => timeMs(entry.createdAt);
+
+/** Which way one kind of time goes ('mixed': neither within OVERLAP); undefined: too few. */
+class Trend {
+	private count = 0;
+	private last = 0;
+	private low = Infinity;
+	private high = -Infinity;
+	private down = 0;
+	private up = 0;
+	private keepsDown = true;
+	private keepsUp = true;
+
+	see(time: number | undefined): void {
+		if (time === undefined) return;
+		if (this.count++) {
+			if (time < this.last) this.down++;
+			if (time > this.last) this.up++;
+			this.keepsDown &&= time <= this.low + OVERLAP_MS;
+			this.keepsUp &&= time >= this.high - OVERLAP_MS;
+		}
+		[this.last, this.low, this.high] = [time, Math.min(this.low, time), Math.max(this.high, time)];
 	}
-	return true;
+
+	way(): 'down' | 'up' | 'mixed' | undefined {
+		if (this.count < ORDER_EVIDENCE) return undefined;
+		if (this.keepsDown && this.down >= 2 * this.up && this.down > 0) return 'down';
+		if (this.keepsUp && this.up >= 2 * this.down && this.up > 0) return 'up';
+		return this.down + this.up === 0 ? undefined : 'mixed';
+	}
 }
 
 /** Rule `below-floor-stops`: a list newest first holds nothing new below this entry. */

@@ -11,7 +11,7 @@ import {
 	floorAfter,
 	isNew,
 	KnownFinishes,
-	orderOf,
+	OrderWatch,
 	OVERLAP_MS,
 	readBasis,
 	sortTimeMs,
@@ -77,9 +77,11 @@ export async function pollByFinishTimes(
 		const reading = await readOn(run, state);
 		if (reading.noList) {
 			run.n8n.logger.warn(
-				'Social Content Trigger: the answer to the list of generations held no list; nothing changes until one does',
+				'Social Content Trigger: the answer to the list of generations held no list; what is due still comes out',
 			);
-			return { items, commit: commitOf(items.length ? state : undefined) };
+			const emitted = await emit(run, options, state.due);
+			items.push(...emitted.items);
+			return { items, commit: commitOf({ ...state, due: emitted.due }) };
 		}
 		if (reading.untimed && !reading.state.latestMs.length && !items.length) {
 			// Finished ones with no time at all, and none with one: the list is read by positions.
@@ -100,7 +102,7 @@ async function readOn(run: PollRun, state: TimesState): Promise<TimesRead> {
 	const known = new KnownFinishes(state.known);
 	const untilMs = run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run));
 	const read: ReadPosition = state.read ?? freshRead(state);
-	const reader = new PageReader(state, read, known, state.read ? undefined : run.serviceDateMs);
+	const reader = new PageReader(state, read, known, () => run.serviceDateMs);
 	try {
 		const from = await resumeAt(run, read, reader);
 		if (from !== 'done')
@@ -200,7 +202,7 @@ class PageReader {
 	private ended = false;
 	private order: ListOrder | undefined;
 	private orderBroken = false;
-	private readonly seenForOrder: IDataObject[] = [];
+	private readonly watch = new OrderWatch();
 	private latestMs: number[];
 	private readonly due: TimesState['due'];
 	private position: PagePosition | undefined;
@@ -214,8 +216,8 @@ class PageReader {
 		private readonly state: TimesState,
 		private readonly read: ReadPosition,
 		private readonly known: KnownFinishes,
-		/** The service's clock as this read began (a read going on has its basis already). */
-		private readonly serviceDateMs: number | undefined,
+		/** The service's clock at its last answer (read at a fresh read's first page). */
+		private readonly serviceDateMs: () => number | undefined,
 	) {
 		this.order = state.order;
 		this.latestMs = state.latestMs;
@@ -272,7 +274,7 @@ class PageReader {
 			const finishedMs = finishOf(entry);
 			if (finishedMs !== undefined) latest = withLatest(latest, finishedMs);
 		}
-		this.basisMs = readBasis(this.serviceDateMs, latest);
+		this.basisMs = readBasis(this.serviceDateMs(), latest);
 	}
 
 	private take(entry: IDataObject): void {
@@ -304,9 +306,8 @@ class PageReader {
 	/** The order believed is checked on every entry; one that breaks it makes this a whole read. */
 	private checkOrder(entry: IDataObject): void {
 		if (this.orderBroken) return;
-		this.seenForOrder.push(entry);
-		if (this.seenForOrder.length > ORDER_CHECKED) this.seenForOrder.shift();
-		const shown = orderOf(this.seenForOrder);
+		this.watch.see(entry);
+		const shown = this.watch.order();
 		if (shown === undefined) return;
 		if (this.order !== undefined && shown !== this.order) this.orderBroken = true;
 		this.order = shown;
@@ -315,7 +316,7 @@ class PageReader {
 	/** The state after this poll's read: the read going on, or the floor moved by its end. */
 	finish(): TimesState {
 		const order = this.orderBroken ? 'whole' : this.order;
-		const basisMs = this.basisMs ?? readBasis(this.serviceDateMs, this.latestMs);
+		const basisMs = this.basisMs ?? readBasis(this.serviceDateMs(), this.latestMs);
 		const untold = this.latestMs.length ? undefined : [...this.untold].slice(-MAX_PENDING);
 		const { untold: _before, ...state } = this.state;
 		const base = {
@@ -358,8 +359,6 @@ class PageReader {
 	}
 }
 
-/** Entries the order check looks back over (a sliding window keeps it cheap on long lists). */
-const ORDER_CHECKED = 200;
 /** Keys a read cut short keeps of its own, at most. */
 const MAX_FRESH = 2000;
 

@@ -218,6 +218,8 @@ export class GenerationService {
 			.query(true)
 			.reply((uri, _body, callback) => {
 				const answer = this.listAnswer(uri);
+				// As real servers do: the service's own clock in a Date header (second precision).
+				answer[2] = { ...answer[2], Date: new Date(this.clock).toUTCString() };
 				void currentClock()
 					.wait(this.pageDelayMs)
 					.then(() => {
