@@ -53,6 +53,8 @@ export interface ReadPosition {
 	firstPage: number;
 	/** Keys this read fired or recorded above its basis (see KnownFinishes). */
 	fresh?: string;
+	/** A starting point's read: the service's clock as it began (what finished later is new). */
+	recordUpToMs?: number;
 }
 
 /** How far finish times may be out of order (two workers' clocks) and still be the same moment. */
@@ -225,13 +227,12 @@ export const markOf = (latestMs: number[]): number | null =>
 
 /**
  * Rule `floor-from-read-start`: the time a whole read moves the floor to (before OVERLAP): the
- * lower of the service's clock as the read began and the mark as it began. What finishes during
- * the read, wherever the list puts it, finishes after both, so the next read still finds it.
+ * service's clock as the read began (its `Date`), else the mark as it began, its first page read.
+ * What finishes during the read, wherever the list puts it, finishes after it (up to OVERLAP of
+ * clock skew), so the next read still finds it.
  */
 export function readBasis(serviceDateMs: number | undefined, latestMs: number[]): number | null {
-	const mark = markOf(latestMs);
-	if (serviceDateMs === undefined) return mark;
-	return mark === null ? serviceDateMs : Math.min(mark, serviceDateMs);
+	return serviceDateMs ?? markOf(latestMs);
 }
 
 /** The floor after a whole read whose basis was `basisMs`: it never goes down. */

@@ -85,7 +85,7 @@ export async function pollGenerations(
 		if (!family.state)
 			return {
 				items: [],
-				commit: commitOf(baseline({ entries: polled.positions }, run.clock.now())),
+				commit: commitOf(baseline(polled.positions, run.clock.now())),
 			};
 		// It started empty and now shows finished ones with no times: read by positions from here.
 		const { emptyAtMs, ...started } = emptyStart(timed.seq, run.clock.now());

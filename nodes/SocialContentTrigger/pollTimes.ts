@@ -20,7 +20,7 @@ import {
 	type ReadPosition,
 	type TimesState,
 } from './finishTimes';
-import { MAX_DUE, MAX_PENDING, MAX_SEEN } from './generationState';
+import { MAX_DUE, MAX_PENDING, MAX_SEEN, type ListReading } from './generationState';
 import { timeLeft, type FamilyPoll } from './pollStore';
 
 type PollRun = RunContext<IPollFunctions>;
@@ -45,8 +45,10 @@ interface TimesRead {
 	untimed?: boolean;
 	/** It stopped with MAX_DUE decided. */
 	dueFull?: boolean;
-	/** While recording: the entries read (a list read by positions starts from them). */
+	/** While recording: what was read (a list read by positions starts from it; see ListReading). */
 	entries: IDataObject[];
+	pendingElsewhere?: string[];
+	length?: number;
 }
 
 /** The state a starting point begins from: it records what it reads until its read ends. */
@@ -70,7 +72,7 @@ export async function pollByFinishTimes(
 	options: EmitOptions,
 	start: TimesState,
 	commitOf: (next: TimesState | undefined) => FamilyPoll['commit'],
-): Promise<FamilyPoll & { positions?: IDataObject[] }> {
+): Promise<FamilyPoll & { positions?: ListReading }> {
 	const items: FamilyPoll['items'] = [];
 	let state = start;
 	for (;;) {
@@ -85,7 +87,12 @@ export async function pollByFinishTimes(
 		}
 		if (reading.untimed && !reading.state.latestMs.length && !items.length) {
 			// Finished ones with no time at all, and none with one: the list is read by positions.
-			return { items: [], commit: commitOf(undefined), positions: reading.entries };
+			const { entries, pendingElsewhere, length } = reading;
+			return {
+				items: [],
+				commit: commitOf(undefined),
+				positions: { entries, pendingElsewhere, length },
+			};
 		}
 		const due = [...reading.state.due].sort((a, b) => (a[3] ?? 0) - (b[3] ?? 0));
 		const emitted = await emit(run, options, due, reading.listed);
@@ -125,6 +132,8 @@ async function readOn(run: PollRun, state: TimesState): Promise<TimesRead> {
 		untimed: reader.untimed,
 		dueFull: reader.dueFull,
 		entries: reader.entries,
+		pendingElsewhere: reader.pendingBeyond,
+		...(reader.cut ? {} : { length: reader.shown }),
 	};
 }
 
@@ -198,6 +207,9 @@ class PageReader {
 	readonly untold: Set<string>;
 	/** While recording, what was read (up to MAX_SEEN): a list read by positions starts from it. */
 	readonly entries: IDataObject[] = [];
+	/** While recording, pending ones read past MAX_SEEN, and how many were read in all. */
+	readonly pendingBeyond: string[] = [];
+	shown = 0;
 	noList = false;
 	private ended = false;
 	private order: ListOrder | undefined;
@@ -208,6 +220,8 @@ class PageReader {
 	private position: PagePosition | undefined;
 	private anchors: string[];
 	private basisMs: number | null;
+	/** While recording: the service's clock as the read began (what finished later is new). */
+	private recordUpToMs = Infinity;
 	/** What this read fired or recorded: kept apart, so a read cut short keeps only what it needs. */
 	private readonly fresh: KnownFinishes;
 	private readonly pageFinishes: Array<[page: number, firstMs: number | undefined]> = [];
@@ -224,6 +238,7 @@ class PageReader {
 		this.due = [...state.due];
 		this.anchors = [...read.anchors];
 		this.basisMs = read.basisMs;
+		this.recordUpToMs = read.recordUpToMs ?? Infinity;
 		this.fresh = new KnownFinishes(read.fresh);
 		this.untold = new Set(state.untold);
 		this.position = { page: read.page, cursor: read.cursor };
@@ -275,10 +290,15 @@ class PageReader {
 			if (finishedMs !== undefined) latest = withLatest(latest, finishedMs);
 		}
 		this.basisMs = readBasis(this.serviceDateMs(), latest);
+		this.recordUpToMs = this.serviceDateMs() ?? Infinity;
 	}
 
 	private take(entry: IDataObject): void {
-		if (this.state.recording && this.entries.length < MAX_SEEN) this.entries.push(entry);
+		if (this.state.recording) {
+			this.shown++;
+			if (this.entries.length < MAX_SEEN) this.entries.push(entry);
+			else if (isPendingStatus(entry.status)) this.pendingBeyond.push(String(entry.id));
+		}
 		this.checkOrder(entry);
 		const finishedMs = finishOf(entry);
 		if (finishedMs === undefined) {
@@ -288,13 +308,17 @@ class PageReader {
 		}
 		this.latestMs = withLatest(this.latestMs, finishedMs);
 		const key = finishKey(entry, finishedMs);
-		if (this.state.recording) this.fresh.add(key, finishedMs);
-		else if (isNew(entry, this.state, this.known) && !this.fresh.has(key)) {
+		if (this.state.recording) {
+			// Rule `starting-point-on-service-clock`: what finished after the read began is new.
+			if (finishedMs <= this.recordUpToMs) this.fresh.add(key, finishedMs);
+		} else if (isNew(entry, this.state, this.known) && !this.fresh.has(key)) {
 			this.fresh.add(key, finishedMs);
 			this.due.push([String(entry.id), String(entry.status), 0, finishedMs]);
 			this.listed.set(String(entry.id), entry);
 		}
-		if (!this.orderBroken && endsRead(entry, this.stopFloor())) this.ended = true;
+		// A stop rests on the order this read's own finished entries show, never on the last read's.
+		const confirmed = !this.orderBroken && this.watch.order() === this.order;
+		if (confirmed && endsRead(entry, this.stopFloor())) this.ended = true;
 	}
 
 	/** The floor a read stops below: while recording, the one its end will set. */
@@ -303,9 +327,9 @@ class PageReader {
 		return { ...this.state, floorMs, order: this.order };
 	}
 
-	/** The order believed is checked on every entry; one that breaks it makes this a whole read. */
+	/** The order believed is checked on every finished entry; one that breaks it: a whole read. */
 	private checkOrder(entry: IDataObject): void {
-		if (this.orderBroken) return;
+		if (this.orderBroken || isPendingStatus(entry.status)) return;
 		this.watch.see(entry);
 		const shown = this.watch.order();
 		if (shown === undefined) return;
@@ -336,6 +360,9 @@ class PageReader {
 				basisMs,
 				firstPage: this.read.firstPage,
 				fresh: this.fresh.encode(),
+				...(this.state.recording && this.recordUpToMs < Infinity
+					? { recordUpToMs: this.recordUpToMs }
+					: {}),
 			};
 			return { ...base, known: this.known.encode(), read };
 		}

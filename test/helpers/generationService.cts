@@ -78,6 +78,11 @@ export class GenerationService {
 		return this.clock;
 	}
 
+	/** The service's clock moves on (minutes pass with nothing happening). */
+	advance(ms: number): void {
+		this.clock += ms;
+	}
+
 	startCounting(): void {
 		this.counting = true;
 	}
