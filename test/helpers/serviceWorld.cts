@@ -39,6 +39,8 @@ export interface WorldShape {
 	newestN?: number;
 	/** Times written as naive ISO (no zone; UTC meant), else ISO with Z. */
 	naiveTimes?: boolean;
+	/** The time fields list entries carry (all three unless said). */
+	timeFields?: Array<'createdAt' | 'updatedAt' | 'finishedAt'>;
 }
 
 /** One finish of a generation: what the service wrote, and when it really happened. */
@@ -62,6 +64,10 @@ export interface Generation {
 	outcomes: Outcome[];
 	createdSeq: number;
 	deletedSeq?: number;
+	/** The latest time (seq) a list answer was worked out without it though it was there (a list cut to its newest N). */
+	outOfViewSeq?: number;
+	/** When it was run again (seq of each). */
+	rerunSeqs: number[];
 	/** The sort key of 'none': a UUID-like hash of the id. */
 	uuid: string;
 }
@@ -128,6 +134,8 @@ export interface ListRateLimit {
 	perMinute: number;
 }
 
+let worldsMade = 0;
+
 export class ServiceWorld {
 	/** All generations of all accounts, by id (ids are unique across accounts). */
 	readonly generations = new Map<string, Generation>();
@@ -135,8 +143,8 @@ export class ServiceWorld {
 	readonly served: ServedAnswer[] = [];
 	readonly polls: PollRecord[] = [];
 	readonly items: FiredItem[] = [];
-	/** The account the workflow was activated for. */
-	readonly homeAccount = 'org_1';
+	/** The account the workflow was activated for (one per world: n8n's process memory is shared). */
+	readonly homeAccount = `org_${++worldsMade}`;
 	/** The account the credential's key belongs to now (GET /agents/ping answers it). */
 	account = this.homeAccount;
 	/** The service's clock minus n8n's (ms): -20 min is a service 20 minutes behind. */
@@ -152,6 +160,7 @@ export class ServiceWorld {
 	private seqCounter = 0;
 	private lastN8nMs = 0;
 	private sortedCache = new Map<string, Generation[]>();
+	private readonly startMs = clockNow();
 
 	constructor(public shape: WorldShape) {}
 
@@ -205,6 +214,7 @@ export class ServiceWorld {
 			updatedMs: ms,
 			outcomes: [],
 			createdSeq: event.seq,
+			rerunSeqs: [],
 			uuid: uuidLike(id),
 		};
 		this.generations.set(id, generation);
@@ -263,6 +273,7 @@ export class ServiceWorld {
 		const generation = this.get(id);
 		const event = this.log('rerun', [id]);
 		generation.status = 'queued';
+		generation.rerunSeqs.push(event.seq);
 		generation.finishedMs = undefined;
 		generation.updatedMs = event.n8nMs + this.serviceSkewMs;
 	}
@@ -311,11 +322,19 @@ export class ServiceWorld {
 		if (order === 'finish') byNewest((g) => g.finishedMs ?? Infinity);
 		else if (order === 'update') byNewest((g) => g.updatedMs);
 		else byNewest((g) => g.createdMs);
-		let shown = newestN !== undefined ? rows.slice(0, newestN) : rows;
+		let shown = rows;
+		if (newestN !== undefined) {
+			shown = rows.slice(0, newestN);
+			for (const cut of rows.slice(newestN)) cut.outOfViewSeq = this.seq + 0.5;
+		}
 		if (order === 'oldestFirst') shown = shown.reverse();
 		if (order === 'none') shown = shown.sort((a, b) => (a.uuid < b.uuid ? -1 : 1));
 		this.sortedCache.set(account, shown);
 		return shown;
+	}
+
+	private get showsFinish(): boolean {
+		return (this.shape.timeFields ?? ['finishedAt']).includes('finishedAt');
 	}
 
 	private time(ms: number): string {
@@ -333,10 +352,12 @@ export class ServiceWorld {
 				generation.status === 'done'
 					? [{ id: `m_${generation.id}`, path: `/uploads/${generation.id}.png` }]
 					: [],
-			createdAt: this.time(generation.createdMs),
-			updatedAt: this.time(generation.updatedMs),
 		};
-		if (generation.finishedMs !== undefined) record.finishedAt = this.time(generation.finishedMs);
+		const fields = this.shape.timeFields ?? ['createdAt', 'updatedAt', 'finishedAt'];
+		if (fields.includes('createdAt')) record.createdAt = this.time(generation.createdMs);
+		if (fields.includes('updatedAt')) record.updatedAt = this.time(generation.updatedMs);
+		if (fields.includes('finishedAt') && generation.finishedMs !== undefined)
+			record.finishedAt = this.time(generation.finishedMs);
 		return record;
 	}
 
@@ -349,8 +370,9 @@ export class ServiceWorld {
 		const retryAfter = this.failRequests.get(this.listRequests);
 		if (retryAfter !== undefined) return this.tooMany(retryAfter, 1);
 		if (this.rateLimit) {
+			// Windows of a minute from the world's start (not the wall clock's minutes): the same each run.
 			const now = this.serviceNow();
-			const start = Math.floor(now / MINUTE) * MINUTE;
+			const start = this.startMs + Math.floor((now - this.startMs) / MINUTE) * MINUTE;
 			if (this.rateWindow.start !== start) this.rateWindow = { start, count: 0 };
 			if (++this.rateWindow.count > this.rateLimit.perMinute)
 				return this.tooMany(Math.ceil((start + MINUTE - now) / 1000), this.rateLimit.perMinute);
@@ -405,7 +427,11 @@ export class ServiceWorld {
 				httpStatus,
 				firstPage,
 				lastPage,
-				entries: shown.map((g) => ({ id: g.id, status: g.status, finishedMs: g.finishedMs })),
+				entries: shown.map((g) => ({
+					id: g.id,
+					status: g.status,
+					finishedMs: this.showsFinish ? g.finishedMs : undefined,
+				})),
 			});
 		const failure = this.failure(page);
 		if (failure) {

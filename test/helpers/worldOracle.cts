@@ -265,12 +265,14 @@ function limitFor(ref: OutcomeRef, context: LimitContext): Limit | undefined {
 			serving.seq > outcome.seq &&
 			serving.account === generation.account &&
 			serving.status === outcome.status &&
-			serving.finishedMs === outcome.finishedMs,
+			// A list without finish times shows a finish by its status alone.
+			(serving.finishedMs === undefined || serving.finishedMs === outcome.finishedMs),
 	);
 	// L3: it finished while the activation poll's first read was going on.
 	if (outcome.seq >= context.start && outcome.seq <= context.firstReadEnd) return 'L3';
-	// L1: no list answer showed this finish after it happened.
-	if (!shownAfter.length) return 'L1';
+	// L1: no list answer showed this finish after it happened, and the list stopped holding it
+	// (deleted, cut from a list of the newest N, or run again) before any did.
+	if (!shownAfter.length && leftTheList(ref)) return 'L1';
 	// L2: its finish time is more than the overlap before a finish time already served.
 	if (outcome.finishedMs < context.index.markBefore(outcome.seq) - context.overlap) return 'L2';
 	// L4: deletions between two pages of one read after it finished, and never shown while the
@@ -282,6 +284,15 @@ function limitFor(ref: OutcomeRef, context: LimitContext): Limit | undefined {
 	if (before && before.status === outcome.status && before.finishedMs === outcome.finishedMs)
 		return 'L5';
 	return undefined;
+}
+
+function leftTheList({ generation, outcome }: OutcomeRef): boolean {
+	const after = (seq: number | undefined) => seq !== undefined && seq > outcome.seq;
+	return (
+		after(generation.deletedSeq) ||
+		after(generation.outOfViewSeq) ||
+		generation.rerunSeqs.some((seq) => seq > outcome.seq)
+	);
 }
 
 function deletedMidRead(afterSeq: number, context: LimitContext): boolean {
