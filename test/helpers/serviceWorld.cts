@@ -500,6 +500,8 @@ export interface Poller {
 	activate(): Promise<INodeExecutionData[][] | null>;
 	poll(): Promise<INodeExecutionData[][] | null>;
 	deactivate(): void;
+	/** n8n stops and starts again (the workflow stays active). */
+	restart?(): Promise<INodeExecutionData[][] | null>;
 	/** Errors so far (failed polls and activations), to tell a failed poll. */
 	errorCount(): number;
 	lastError(): string | undefined;
@@ -516,6 +518,7 @@ export function enginePoller(
 		activate: async () => await n8n.activate(),
 		poll: async () => await n8n.poll(),
 		deactivate: () => n8n.deactivate(),
+		restart: async () => await n8n.restart(),
 		errorCount: () => errors().length,
 		lastError: () => errors().pop()?.message,
 	};
@@ -544,6 +547,14 @@ export class Schedule {
 		this.active = false;
 		this.poller.deactivate();
 		this.nextTickMs = undefined;
+	}
+
+	/** n8n restarts: the engine activates the workflow again ('init'), as it does. */
+	async restart(): Promise<FiredItem[]> {
+		const restart = this.poller.restart?.bind(this.poller);
+		if (!restart) throw new Error('this poller cannot restart');
+		this.nextTickMs = undefined;
+		return await this.run('activation', restart);
 	}
 
 	async poll(): Promise<FiredItem[]> {

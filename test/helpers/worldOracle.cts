@@ -101,8 +101,9 @@ class ServedIndex {
 
 function activationStart(world: ServiceWorld, account: string, served: ServedIndex): number {
 	if (account === world.homeAccount) {
+		// Never activated (activation refused): nothing is owed.
 		const activation = world.polls.find((poll) => poll.kind === 'activation' && !poll.error);
-		if (activation) return activation.startSeq;
+		return activation?.startSeq ?? Infinity;
 	}
 	// Another account: from the first answer the service gave it.
 	return served.answers[0]?.seq ?? Infinity;

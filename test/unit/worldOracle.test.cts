@@ -7,63 +7,82 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { GENERATIONS_PATH, Schedule, ServiceWorld, type Poller } from '../helpers/serviceWorld.cjs';
+import { described, drawHistory, runHistory } from '../helpers/worldHistories.cjs';
 import { judge } from '../helpers/worldOracle.cjs';
 
-type Decide = (
-	known: Set<string>,
-	finished: Array<{ id: string; status: string; key: string }>,
-) => string[];
+type Entry = { id: string; status: string; key: string };
+type Decide = (known: Set<string>, finished: Entry[]) => string[];
 
-/** A fake trigger over the world's list, read whole page by page; `decide` picks what fires. */
+interface ListBody {
+	generations?: Array<{ id: string; status: string; finishedAt?: string }>;
+	page?: number;
+	pages?: number;
+	hasMore?: boolean;
+	nextCursor?: string | null;
+}
+
+/** The whole list as the world serves it (every paging), up to the first failed answer. */
+function readAll(world: ServiceWorld): { finished: Entry[]; failed: boolean } {
+	const finished: Entry[] = [];
+	let query = '';
+	for (let page = 1; page < 10_000; page++) {
+		const [status, body] = world.answerList(`${GENERATIONS_PATH}${query}`);
+		if (status !== 200) return { finished, failed: true };
+		const list = Array.isArray(body)
+			? (body as ListBody['generations'])
+			: (body as ListBody).generations;
+		for (const entry of list ?? [])
+			if (entry.finishedAt && (entry.status === 'done' || entry.status === 'failed'))
+				finished.push({ ...entry, key: `${entry.id}|${entry.status}|${entry.finishedAt}` });
+		if (Array.isArray(body)) break;
+		const { pages, hasMore, nextCursor } = body as ListBody;
+		if (nextCursor) query = `?cursor=${nextCursor}`;
+		else if ((pages !== undefined && page < pages) || hasMore) query = `?page=${page + 1}`;
+		else break;
+	}
+	return { finished, failed: false };
+}
+
+/**
+ * A fake trigger over the world's list, read whole each poll (a failed page ends the read; what
+ * was read counts), one memory per account as the ping names it; `decide` picks what fires.
+ */
 function fakeTrigger(world: ServiceWorld, decide: Decide): Poller {
-	const known = new Set<string>();
+	const known = new Map<string, Set<string>>();
 	let errors = 0;
-	let activated = false;
-	const readAll = () => {
-		const finished: Array<{ id: string; status: string; key: string }> = [];
-		for (let page = 1; page < 1000; page++) {
-			const [status, body] = world.answerList(`${GENERATIONS_PATH}?page=${page}`);
-			if (status !== 200) throw new Error(`list answered ${status}`);
-			const { generations, pages } = body as {
-				generations: Array<{ id: string; status: string; finishedAt?: string }>;
-				pages: number;
-			};
-			for (const entry of generations)
-				if (entry.finishedAt)
-					finished.push({ ...entry, key: `${entry.id}|${entry.status}|${entry.finishedAt}` });
-			if (page >= pages) break;
-		}
-		return finished;
-	};
-	const emit = (ids: string[]): INodeExecutionData[][] | null =>
-		ids.length
-			? [ids.map((key) => ({ json: { id: key.split('|')[0], status: key.split('|')[1] } }))]
+	const emit = (keys: string[]): INodeExecutionData[][] | null =>
+		keys.length
+			? [keys.map((key) => ({ json: { id: key.split('|')[0], status: key.split('|')[1] } }))]
 			: null;
-	return {
-		activate: async () => {
-			// The first activation takes what is there as its start; later ones go on (state kept).
-			if (!activated) for (const entry of readAll()) known.add(entry.key);
-			activated = true;
+	const poll = async () => {
+		const account = world.account; // what GET /agents/ping answers
+		const { finished, failed } = readAll(world);
+		if (failed) errors++;
+		const memory = known.get(account);
+		if (!memory) {
+			if (failed) throw new Error('the first read failed'); // an activation that fails
+			// An account seen for the first time: what is there is its start.
+			known.set(account, new Set(finished.map((entry) => entry.key)));
 			return null;
-		},
-		poll: async () => {
-			try {
-				const fired = decide(known, readAll());
-				for (const key of fired) known.add(key);
-				return emit(fired);
-			} catch {
-				errors++;
-				return null;
-			}
-		},
+		}
+		const fired = decide(memory, finished);
+		for (const key of fired) memory.add(key);
+		return emit(fired);
+	};
+	const quiet = async () => await poll().catch(() => null);
+	return {
+		activate: poll,
+		restart: quiet,
+		poll: quiet,
 		deactivate: () => undefined,
 		errorCount: () => errors,
-		lastError: () => undefined,
+		lastError: () => (errors ? 'a list page failed' : undefined),
 	};
 }
 
-const honest: Decide = (known, finished) =>
-	finished.filter((entry) => !known.has(entry.key)).map((entry) => entry.key);
+const honest: Decide = (known, finished) => [
+	...new Set(finished.filter((entry) => !known.has(entry.key)).map((entry) => entry.key)),
+];
 
 async function history(decide: (log: string[]) => Decide) {
 	const world = new ServiceWorld({ order: 'creation', paging: 'pages', pageSize: 7 });
@@ -141,4 +160,14 @@ describe('the world oracle judges from the world alone', () => {
 		expect(verdict.clean).toBe(true);
 		expect(verdict.exempt).toEqual({ L1: ['gone'], L2: [], L3: [], L4: [], L5: [] });
 	});
+
+	test.each(Array.from({ length: 13 }, (_, i) => 6701 + i))(
+		'random history %i with an honest fake trigger (reads the whole list each poll): clean',
+		async (seed) => {
+			const history = drawHistory(seed);
+			const verdict = await runHistory(history, (world) => fakeTrigger(world, honest));
+			expect(verdict.clean ? 'clean' : `${described(history)}: ${verdict.summary}`).toBe('clean');
+			expect(`${described(history)}: ${verdict.summary}`).toMatch(/owed [1-9]/);
+		},
+	);
 });
