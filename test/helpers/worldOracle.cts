@@ -166,6 +166,11 @@ export function judge(world: ServiceWorld, options: OracleOptions = {}): Verdict
 	const unfired = owed.filter((ref) => !matched.has(ref.outcome));
 	const servings = servingsOf(new Set(unfired.map((ref) => ref.generation.id)), world.served);
 	const exempt: Record<Limit, string[]> = { L1: [], L2: [], L3: [], L4: [], L5: [] };
+	const blockedSets = new Map<string, Set<string>>();
+	const blockedByAccount = (account: string) => {
+		if (!blockedSets.has(account)) blockedSets.set(account, blockedAtEnd(world, account));
+		return blockedSets.get(account)!;
+	};
 	for (const ref of unfired) {
 		const account = ref.generation.account;
 		const limit = limitFor(ref, {
@@ -175,6 +180,7 @@ export function judge(world: ServiceWorld, options: OracleOptions = {}): Verdict
 			servings: servings.get(ref.generation.id) ?? [],
 			world,
 			overlap,
+			blocked: blockedByAccount(account),
 		});
 		if (limit) exempt[limit].push(ref.generation.id);
 		else
@@ -256,6 +262,7 @@ interface LimitContext {
 	servings: Serving[];
 	world: ServiceWorld;
 	overlap: number;
+	blocked: Set<string>;
 }
 
 /** The limit that excuses this unfired finish, judged from the world and served answers only. */
@@ -272,8 +279,9 @@ function limitFor(ref: OutcomeRef, context: LimitContext): Limit | undefined {
 	// L3: it finished while the activation poll's first read was going on.
 	if (outcome.seq >= context.start && outcome.seq <= context.firstReadEnd) return 'L3';
 	// L1: no list answer showed this finish after it happened, and the list stopped holding it
-	// (deleted, cut from a list of the newest N, or run again) before any did.
-	if (!shownAfter.length && leftTheList(ref)) return 'L1';
+	// (deleted, cut from a list of the newest N, or run again) before any did, or holds it only
+	// beyond a page that still always fails.
+	if (!shownAfter.length && leftTheList(ref, context.blocked)) return 'L1';
 	// L2: its finish time is more than the overlap before a finish time already served.
 	if (outcome.finishedMs < context.index.markBefore(outcome.seq) - context.overlap) return 'L2';
 	// L4: deletions between two pages of one read after it finished, and never shown while the
@@ -287,9 +295,27 @@ function limitFor(ref: OutcomeRef, context: LimitContext): Limit | undefined {
 	return undefined;
 }
 
-function leftTheList({ generation, outcome }: OutcomeRef): boolean {
+/**
+ * Ids the service cannot show at the end of the run: on or below a page that still always fails
+ * (a read cannot get past it).
+ */
+function blockedAtEnd(world: ServiceWorld, account: string): Set<string> {
+	if (!world.failingPages.size) return new Set();
+	const size = world.shape.paging === 'unpaged' ? Infinity : (world.shape.pageSize ?? 20);
+	const first = Math.min(...world.failingPages);
+	const from = size === Infinity ? 0 : (first - 1) * size;
+	return new Set(
+		world
+			.listed(account)
+			.slice(from)
+			.map((generation) => generation.id),
+	);
+}
+
+function leftTheList({ generation, outcome }: OutcomeRef, blocked: Set<string>): boolean {
 	const after = (seq: number | undefined) => seq !== undefined && seq > outcome.seq;
 	return (
+		blocked.has(generation.id) ||
 		after(generation.deletedSeq) ||
 		after(generation.outOfViewSeq) ||
 		generation.rerunSeqs.some((seq) => seq > outcome.seq)

@@ -238,16 +238,18 @@ describe.each(ENGINES)("issue 67's rows in n8n's %s poll engine", (engine: Engin
 		await bad.schedule.activate();
 		await bad.schedule.polls(10);
 		const above = badBacklog.slice(420); // newest first: pages 1–29
+		const badVerdict = verdictOf(bad.world);
 		expectRow(
 			'row 6',
 			engine,
-			limitedVerdict.clean ? verdictOf(bad.world) : limitedVerdict,
+			limitedVerdict.clean ? badVerdict : limitedVerdict,
 			{
 				rateLimited: firedOf(limited.world, backlog),
 				rateLimitedOracle: limitedVerdict.clean ? 'clean' : limitedVerdict.summary,
 				aboveBadPage: firedOf(bad.world, above),
+				badPageOracle: badVerdict.clean ? 'clean' : badVerdict.summary,
 			},
-			{ rateLimited: 1000, rateLimitedOracle: 'clean', aboveBadPage: 580 },
+			{ rateLimited: 1000, rateLimitedOracle: 'clean', aboveBadPage: 580, badPageOracle: 'clean' },
 		);
 		printed.push(
 			`  row 6 [${engine}]: failed polls: rate limited ${limitedFailed} of ${limited.world.polls.length}, bad page ${bad.world.polls.filter((poll) => poll.error).length} of ${bad.world.polls.length}`,
