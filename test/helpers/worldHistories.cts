@@ -20,6 +20,7 @@ import {
 	type Poller,
 	type WorldShape,
 } from './serviceWorld.cjs';
+import { currentClock } from './clock.cjs';
 import { judge, type Verdict } from './worldOracle.cjs';
 
 /** The time the trigger gives its reading in a poll (docs/trigger.md: at most 20 s). */
@@ -77,6 +78,37 @@ export function drawHistory(seed: number): History {
 	};
 }
 
+/** What makes the limits' cases: deletions of the newest (also mid-read), the same outcome twice, a worker far behind. */
+function rareStep(
+	r: Random,
+	world: ServiceWorld,
+	state: { finished: string[] },
+	fresh: () => string,
+): void {
+	const roll = r.next();
+	const newest = (count: number) =>
+		world
+			.present()
+			.sort((a, b) => b.createdSeq - a.createdSeq)
+			.slice(0, count)
+			.map((generation) => generation.id);
+	if (roll < 0.3) world.delete(newest(r.int(1, 5)));
+	else if (roll < 0.55) {
+		// During the next poll's read, between two pages when pages take time.
+		const count = r.int(1, 8);
+		void currentClock()
+			.wait(r.int(200, 3000))
+			.then(() => world.delete(newest(count)));
+	} else if (roll < 0.8 && state.finished.length) {
+		const id = r.pick(state.finished);
+		const generation = world.get(id);
+		const last = generation.outcomes[generation.outcomes.length - 1];
+		if (generation.deletedSeq !== undefined || generation.status === 'queued' || !last) return;
+		world.rerun(id);
+		world.finish(id, last.status, { finishedMs: last.finishedMs });
+	} else state.finished.push(world.createDone(fresh(), 'done', -15 * MINUTE).id);
+}
+
 /** One random step of the account and of n8n; each step ends with a poll while active. */
 async function step(
 	r: Random,
@@ -131,9 +163,9 @@ async function step(
 		for (let i = r.int(0, 40); i > 0; i--) state.finished.push(world.createDone(fresh()).id);
 		await world.advance();
 		await schedule.activate();
-	} else if (roll < 0.93 && schedule.active) {
+	} else if (roll < 0.92 && schedule.active) {
 		await schedule.restart();
-	}
+	} else rareStep(r, world, state, fresh);
 	await world.advance();
 	if (!schedule.active) await schedule.activate();
 	else await schedule.poll();
