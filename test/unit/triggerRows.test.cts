@@ -18,10 +18,8 @@ import {
 	type FinalStatus,
 	type WorldShape,
 } from '../helpers/serviceWorld.cjs';
+import { READ_BUDGET_MS } from '../helpers/worldHistories.cjs';
 import { judge, type Verdict } from '../helpers/worldOracle.cjs';
-
-/** The time the trigger gives its reading in a poll (docs/trigger.md: at most 20 s). */
-const READ_BUDGET_MS = 20_000;
 
 const printed: string[] = [];
 afterAll(() => {
@@ -74,6 +72,54 @@ function expectRow(
 	});
 }
 
+/**
+ * Activated over `old` finished ones (and `quietPolls` polls), then switched off for `offMs` while
+ * `backlog` finish (and `meanwhile` happens), then on again (its activation poll ran).
+ */
+async function outage(
+	world: ServiceWorld,
+	schedule: Schedule,
+	plan: { old: number; quietPolls: number; offMs: number; backlog: number; meanwhile?: () => void },
+): Promise<string[]> {
+	await world.createDoneMany('old_', plan.old);
+	await schedule.activate();
+	await schedule.polls(plan.quietPolls);
+	schedule.deactivate();
+	await world.advance(plan.offMs);
+	const backlog = await world.createDoneMany('b_', plan.backlog);
+	plan.meanwhile?.();
+	await schedule.activate();
+	return backlog;
+}
+
+/**
+ * Polls until all of `ids` fired (at most `max` polls); the row expects each once, the last in
+ * the first `bound` polls counted from poll number `from` (the oracle's verdict clean).
+ */
+async function expectDrained(
+	row: string,
+	engine: Engine,
+	schedule: Schedule,
+	ids: string[],
+	limits: { from: number; bound: number; max: number },
+): Promise<void> {
+	const world = schedule.world;
+	const fired = () => new Set(world.items.map((i) => i.id)).size >= ids.length;
+	await schedule.pollUntil(fired, limits.max);
+	const last = pollOfLast(world, ids, limits.from);
+	expectRow(
+		row,
+		engine,
+		verdictOf(world),
+		{
+			fired: firedOf(world, ids),
+			lastWithinPolls: (last ?? Infinity) <= limits.bound,
+			lastAtPoll: last,
+		},
+		{ fired: ids.length, lastWithinPolls: true, lastAtPoll: expect.any(Number) },
+	);
+}
+
 describe.each(ENGINES)("issue 67's rows in n8n's %s poll engine", (engine: Engine) => {
 	test('row 1: pages of 20 at 300 ms by creation; 500 at activation; off while 800 finish and a retention job deletes the 500; on again, 10 polls: all 800 fire once', async () => {
 		const { world, schedule } = setUp(engine, {
@@ -82,14 +128,13 @@ describe.each(ENGINES)("issue 67's rows in n8n's %s poll engine", (engine: Engin
 			pageSize: 20,
 			pageLatencyMs: 300,
 		});
-		await world.createDoneMany('old_', 500);
-		await schedule.activate();
-		await schedule.polls(2);
-		schedule.deactivate();
-		await world.advance(HOUR);
-		const backlog = await world.createDoneMany('b_', 800);
-		world.deleteOldest(500);
-		await schedule.activate();
+		const backlog = await outage(world, schedule, {
+			old: 500,
+			quietPolls: 2,
+			offMs: HOUR,
+			backlog: 800,
+			meanwhile: () => world.deleteOldest(500),
+		});
 		await schedule.polls(10);
 		expectRow(
 			'row 1',
@@ -108,13 +153,12 @@ describe.each(ENGINES)("issue 67's rows in n8n's %s poll engine", (engine: Engin
 			pageLatencyMs: 300,
 			newestN: 1000,
 		});
-		await world.createDoneMany('old_', 37);
-		await schedule.activate();
-		await schedule.polls(1);
-		schedule.deactivate();
-		await world.advance(2 * HOUR);
-		const backlog = await world.createDoneMany('b_', 1500);
-		await schedule.activate();
+		const backlog = await outage(world, schedule, {
+			old: 37,
+			quietPolls: 1,
+			offMs: 2 * HOUR,
+			backlog: 1500,
+		});
 		await schedule.polls(10);
 		const inView = backlog.slice(500);
 		expectRow(
@@ -217,25 +261,18 @@ describe.each(ENGINES)("issue 67's rows in n8n's %s poll engine", (engine: Engin
 	test('row 6: 20 list reads a minute allowed (429s mid-read), or one page that always answers 500: all 1,000 fire; the 580 above the bad page fire', async () => {
 		const limited = setUp(engine, { order: 'creation', paging: 'pages', pageSize: 20 });
 		limited.world.rateLimit = { perMinute: 20 };
-		await limited.world.createDoneMany('old_', 37);
-		await limited.schedule.activate();
-		limited.schedule.deactivate();
-		await limited.world.advance(HOUR);
-		const backlog = await limited.world.createDoneMany('b_', 1000);
-		await limited.schedule.activate();
+		const plan = { old: 37, quietPolls: 0, offMs: HOUR, backlog: 1000 };
+		const backlog = await outage(limited.world, limited.schedule, plan);
 		await limited.schedule.polls(15);
 		const limitedVerdict = verdictOf(limited.world);
 		const limitedFailed = limited.world.polls.filter((poll) => poll.error).length;
 		nock.cleanAll();
 
 		const bad = setUp(engine, { order: 'creation', paging: 'pages', pageSize: 20 });
-		await bad.world.createDoneMany('old_', 37);
-		await bad.schedule.activate();
-		bad.schedule.deactivate();
-		await bad.world.advance(HOUR);
-		const badBacklog = await bad.world.createDoneMany('b_', 1000);
-		bad.world.failingPages.add(30);
-		await bad.schedule.activate();
+		const badBacklog = await outage(bad.world, bad.schedule, {
+			...plan,
+			meanwhile: () => bad.world.failingPages.add(30),
+		});
 		await bad.schedule.polls(10);
 		const above = badBacklog.slice(420); // newest first: pages 1–29
 		const badVerdict = verdictOf(bad.world);
@@ -320,28 +357,18 @@ describe.each(ENGINES)("issue 67's rows in n8n's %s poll engine", (engine: Engin
 			pageSize: 10,
 			pageLatencyMs: 786,
 		});
-		await world.createDoneMany('old_', 877);
-		await schedule.activate();
 		const wholeRead = Math.ceil((Math.ceil((877 + 1009) / 10) * 786) / READ_BUDGET_MS);
-		await schedule.polls(wholeRead);
-		schedule.deactivate();
-		await world.advance(HOUR);
-		const backlog = await world.createDoneMany('b_', 1009);
-		const from = world.polls.length;
-		await schedule.activate();
-		const fired = () => new Set(world.items.map((i) => i.id)).size >= backlog.length;
-		await schedule.pollUntil(fired, wholeRead * 3 + 10);
-		expectRow(
-			'row 9',
-			engine,
-			verdictOf(world),
-			{
-				fired: firedOf(world, backlog),
-				lastWithinPolls: (pollOfLast(world, backlog, from) ?? Infinity) <= wholeRead + 2,
-				lastAtPoll: pollOfLast(world, backlog, from),
-			},
-			{ fired: 1009, lastWithinPolls: true, lastAtPoll: expect.any(Number) },
-		);
+		const backlog = await outage(world, schedule, {
+			old: 877,
+			quietPolls: wholeRead,
+			offMs: HOUR,
+			backlog: 1009,
+		});
+		await expectDrained('row 9', engine, schedule, backlog, {
+			from: world.polls.length - 1, // its activation poll is the first
+			bound: wholeRead + 2,
+			max: wholeRead * 3 + 10,
+		});
 	});
 
 	test('row 10: 532 new over 2,600 older, pages of 10 at 786 ms: they fire in the polls that read their pages (2), +1', async () => {
@@ -356,22 +383,12 @@ describe.each(ENGINES)("issue 67's rows in n8n's %s poll engine", (engine: Engin
 		const wholeRead = Math.ceil((Math.ceil(2600 / 10) * 786) / READ_BUDGET_MS);
 		await schedule.polls(wholeRead + 1); // the activation's read is over
 		const fresh = await world.createDoneMany('n_', 532);
-		const from = world.polls.length;
 		const readingThem = Math.ceil((Math.ceil(532 / 10) * 786) / READ_BUDGET_MS);
-		const fired = () => new Set(world.items.map((i) => i.id)).size >= fresh.length;
-		await schedule.pollUntil(fired, 30);
-		await schedule.polls(1);
-		expectRow(
-			'row 10',
-			engine,
-			verdictOf(world),
-			{
-				fired: firedOf(world, fresh),
-				lastWithinPolls: (pollOfLast(world, fresh, from) ?? Infinity) <= readingThem + 1,
-				lastAtPoll: pollOfLast(world, fresh, from),
-			},
-			{ fired: 532, lastWithinPolls: true, lastAtPoll: expect.any(Number) },
-		);
+		await expectDrained('row 10', engine, schedule, fresh, {
+			from: world.polls.length,
+			bound: readingThem + 1,
+			max: 30,
+		});
 	});
 
 	test('row 11: an empty list at activation, then 256 finish, each created after the activation (a list with createdAt and updatedAt, no finish time): all 256 fire', async () => {
