@@ -4,6 +4,13 @@
  * (test/helpers/worldOracle.cts), which never reads the trigger. Each test asserts the oracle's
  * verdict is clean and the row's own expectation. Polls come a minute apart on the virtual clock.
  * What each shows is printed at the end.
+ *
+ * Where a row is not taken literally: row 9 is scaled (1,009 over 877, pages of 10 at 786 ms; the
+ * issue's 2,928 over ~2,600 is a bench row); row 11's list gives createdAt and updatedAt but no
+ * finish time (with finish times the 256 fire today); row 14 is the issue's failed post told with
+ * a generation (a re-run while off; and one that fails again while off on a service clock 20 min
+ * ahead), since this world is the generation list; row 4's naive times read east of UTC fire today
+ * (the issue's loss there was a post). Bounds on polls count 20 s of reading a poll.
  */
 import nock from 'nock';
 

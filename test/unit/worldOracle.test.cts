@@ -171,3 +171,101 @@ describe('the world oracle judges from the world alone', () => {
 		},
 	);
 });
+
+describe('the service world serves what it says', () => {
+	const ids = (world: ServiceWorld, paging: 'pages' | 'hasMore' | 'cursor') => {
+		const seen: string[] = [];
+		let query = '';
+		for (let page = 1; page < 100; page++) {
+			const [, body] = world.answerList(`${GENERATIONS_PATH}${query}`);
+			const { generations, pages, hasMore, nextCursor } = body as ListBody;
+			seen.push(...(generations ?? []).map((entry) => entry.id));
+			const more = paging === 'pages' ? page < pages! : paging === 'hasMore' ? hasMore : nextCursor;
+			if (!more) break;
+			query = paging === 'cursor' ? `?cursor=${nextCursor}` : `?page=${page + 1}`;
+		}
+		return seen;
+	};
+
+	test.each(['pages', 'hasMore', 'cursor'] as const)(
+		'paged by %s, newest first by creation: every entry once, each answer logged with its Date on the service clock',
+		async (paging) => {
+			const world = new ServiceWorld({ order: 'creation', paging, pageSize: 7 });
+			world.serviceSkewMs = -20 * 60_000;
+			const made = await world.createDoneMany('g', 23);
+			expect(ids(world, paging)).toEqual([...made].reverse());
+			expect(world.served.map((answer) => answer.entries.length)).toEqual([7, 7, 7, 2]);
+			expect(world.served.map((answer) => [answer.firstPage, answer.lastPage])).toEqual([
+				[true, false],
+				[false, false],
+				[false, false],
+				[false, true],
+			]);
+			const [, , headers] = world.answerList(GENERATIONS_PATH);
+			const date = Date.parse(headers.Date);
+			expect(Math.abs(date - world.served[4].serviceMs)).toBeLessThan(1000);
+			expect(world.served[4].serviceMs - world.served[4].n8nMs).toBe(-20 * 60_000);
+		},
+	);
+
+	test('a cursor names the last entry served: a deletion between pages skips nothing', async () => {
+		const world = new ServiceWorld({ order: 'creation', paging: 'cursor', pageSize: 5 });
+		const made = await world.createDoneMany('g', 12);
+		const [, first] = world.answerList(GENERATIONS_PATH);
+		world.delete(made.slice(9)); // the 3 newest, all on the first page
+		const { nextCursor } = first as ListBody;
+		const [, second] = world.answerList(`${GENERATIONS_PATH}?cursor=${nextCursor}`);
+		expect((second as ListBody).generations!.map((entry) => entry.id)).toEqual([
+			'g6',
+			'g5',
+			'g4',
+			'g3',
+			'g2',
+		]);
+	});
+
+	test('orders, a cut list, naive times, a slow worker, a re-run, the k-th request and a bad page', async () => {
+		const world = new ServiceWorld({
+			order: 'finish',
+			paging: 'unpaged',
+			newestN: 3,
+			naiveTimes: true,
+		});
+		world.createDone('a');
+		world.createDone('b', 'done', -2 * 60_000); // a worker 2 minutes behind: placed below a
+		world.createDone('c');
+		world.create('q'); // unfinished: at the top of a list by finish
+		await world.advance();
+		const [, listed] = world.answerList(GENERATIONS_PATH);
+		const rows = listed as Array<{ id: string; finishedAt?: string }>;
+		expect(rows.map((row) => row.id)).toEqual(['q', 'c', 'a']);
+		expect(rows[1].finishedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
+		expect(world.get('b').outOfViewSeq).toBeDefined();
+		world.rerun('a');
+		expect(world.get('a').status).toBe('queued');
+		world.finish('a', 'failed');
+		expect(world.get('a').outcomes.map((outcome) => outcome.status)).toEqual(['done', 'failed']);
+		world.failRequests.set(world.listRequests + 2, 30);
+		expect(world.answerList(GENERATIONS_PATH)[0]).toBe(200);
+		const [status, body, headers] = world.answerList(GENERATIONS_PATH);
+		expect([status, (body as { retryAfter: number }).retryAfter, headers['Retry-After']]).toEqual([
+			429,
+			30,
+			'30',
+		]);
+		world.failingPages.add(1);
+		expect(world.answerList(GENERATIONS_PATH)[0]).toBe(500);
+	});
+
+	test('no order: sorted by a UUID-like key, not by time', async () => {
+		const world = new ServiceWorld({ order: 'none', paging: 'unpaged' });
+		const made = await world.createDoneMany('g', 40);
+		const [, listed] = world.answerList(GENERATIONS_PATH);
+		const order = (listed as Array<{ id: string }>).map((row) => row.id);
+		expect([...order].sort()).toEqual([...made].sort());
+		expect(order).not.toEqual(made);
+		expect(order).not.toEqual([...made].reverse());
+		const keys = order.map((id) => world.get(id).uuid);
+		expect(keys).toEqual([...keys].sort());
+	});
+});
