@@ -55,12 +55,14 @@ export interface ReadPosition {
 	fresh?: string;
 	/** A starting point's read: the service's clock as it began (what finished later is new). */
 	recordUpToMs?: number;
+	/** Its own keys gave way (see KnownFinishes.prune): the floor it ends with is at least this. */
+	floorAtLeastMs?: number;
 }
 
 /** How far finish times may be out of order (two workers' clocks) and still be the same moment. */
 export const OVERLAP_MS = 10 * 60_000;
 /** Keys kept above the floor, at most: past it the floor rises to the oldest kept (docs: L6). */
-export const MAX_KNOWN = 3000;
+export const MAX_KNOWN = 3600;
 
 /**
  * How a list runs, as its times show: newest first by finish time or by last update (a read
@@ -202,7 +204,8 @@ export class KnownFinishes {
 		let at = 0;
 		for (const [hash, finishedMs] of this.finishes) {
 			bytes.writeUIntBE(hash, at, 6);
-			bytes.writeUInt32BE(Math.max(0, Math.min(0xffffffff, Math.floor(finishedMs / 1000))), at + 6);
+			// Rounded up: a key is never forgotten while its finish is above the floor.
+			bytes.writeUInt32BE(Math.max(0, Math.min(0xffffffff, Math.ceil(finishedMs / 1000))), at + 6);
 			at += RECORD_BYTES;
 		}
 		return bytes.toString('base64');

@@ -11,6 +11,7 @@ import {
 	floorAfter,
 	isNew,
 	KnownFinishes,
+	MAX_KNOWN,
 	OrderWatch,
 	OVERLAP_MS,
 	readBasis,
@@ -220,6 +221,7 @@ class PageReader {
 	private position: PagePosition | undefined;
 	private anchors: string[];
 	private basisMs: number | null;
+	private readonly readFloor: Pick<TimesState, 'floorMs'>;
 	/** While recording: the service's clock as the read began (what finished later is new). */
 	private recordUpToMs = Infinity;
 	/** What this read fired or recorded: kept apart, so a read cut short keeps only what it needs. */
@@ -239,6 +241,9 @@ class PageReader {
 		this.anchors = [...read.anchors];
 		this.basisMs = read.basisMs;
 		this.recordUpToMs = read.recordUpToMs ?? Infinity;
+		// Rule `known-bounded` within a read: what gave way of its own keys is below this.
+		const floorMs = Math.max(state.floorMs ?? -Infinity, read.floorAtLeastMs ?? -Infinity);
+		this.readFloor = { floorMs: floorMs === -Infinity ? null : floorMs };
 		this.fresh = new KnownFinishes(read.fresh);
 		this.untold = new Set(state.untold);
 		this.position = { page: read.page, cursor: read.cursor };
@@ -290,7 +295,9 @@ class PageReader {
 			if (finishedMs !== undefined) latest = withLatest(latest, finishedMs);
 		}
 		this.basisMs = readBasis(this.serviceDateMs(), latest);
-		this.recordUpToMs = this.serviceDateMs() ?? Infinity;
+		// Seen by the starting point's read, it finished before that read or while it went on: only
+		// what finished more than OVERLAP after it began is new (a Date is to the second, workers skew).
+		this.recordUpToMs = (this.serviceDateMs() ?? Infinity) + OVERLAP_MS;
 	}
 
 	private take(entry: IDataObject): void {
@@ -311,7 +318,7 @@ class PageReader {
 		if (this.state.recording) {
 			// Rule `starting-point-on-service-clock`: what finished after the read began is new.
 			if (finishedMs <= this.recordUpToMs) this.fresh.add(key, finishedMs);
-		} else if (isNew(entry, this.state, this.known) && !this.fresh.has(key)) {
+		} else if (isNew(entry, this.readFloor, this.known) && !this.fresh.has(key)) {
 			this.fresh.add(key, finishedMs);
 			this.due.push([String(entry.id), String(entry.status), 0, finishedMs]);
 			this.listed.set(String(entry.id), entry);
@@ -353,13 +360,16 @@ class PageReader {
 		if (this.cut && this.position) {
 			// Rule `fresh-kept-above-basis`: what this read passed stays passed by its anchors; the
 			// next read looks no lower than the basis, so only keys above it are kept.
-			this.fresh.prune(basisMs === null ? null : basisMs - OVERLAP_MS, MAX_FRESH);
+			const keepAbove = basisMs === null ? null : basisMs - OVERLAP_MS;
+			const raised = this.fresh.prune(keepAbove, Math.max(0, MAX_KNOWN - this.known.size));
+			const floorAtLeastMs = Math.max(raised ?? -Infinity, this.read.floorAtLeastMs ?? -Infinity);
 			const read = {
 				...this.position,
 				anchors: this.anchors,
 				basisMs,
 				firstPage: this.read.firstPage,
 				fresh: this.fresh.encode(),
+				...(floorAtLeastMs > (keepAbove ?? -Infinity) ? { floorAtLeastMs } : {}),
 				...(this.state.recording && this.recordUpToMs < Infinity
 					? { recordUpToMs: this.recordUpToMs }
 					: {}),
@@ -367,7 +377,11 @@ class PageReader {
 			return { ...base, known: this.known.encode(), read };
 		}
 		this.known.merge(this.fresh);
-		const floorMs = this.known.prune(floorAfter(this.state.floorMs, basisMs));
+		const floorAtLeast = Math.max(
+			floorAfter(this.state.floorMs, basisMs) ?? -Infinity,
+			this.read.floorAtLeastMs ?? -Infinity,
+		);
+		const floorMs = this.known.prune(floorAtLeast === -Infinity ? null : floorAtLeast);
 		const { read: _done, recording: _recorded, ...rest } = base;
 		return {
 			...rest,
@@ -386,8 +400,6 @@ class PageReader {
 	}
 }
 
-/** Keys a read cut short keeps of its own, at most. */
-const MAX_FRESH = 2000;
 
 const idOf = (entry: IDataObject): string => String(entry.id);
 
