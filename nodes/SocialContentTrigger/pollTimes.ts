@@ -26,8 +26,14 @@ import { timeLeft, type FamilyPoll } from './pollStore';
 
 type PollRun = RunContext<IPollFunctions>;
 
-/** Share of a poll's time its read may take: the rest emits what is due. */
-const READ_SHARE = 0.5;
+/**
+ * The time a read leaves for emitting what is due: each due one may need its details read (or its
+ * files), so up to half the poll while many are due, and at least MIN_EMIT_MS.
+ */
+const EMIT_MS_PER_DUE = 300;
+const MIN_EMIT_MS = 2000;
+/** A read goes on in the same poll, after emitting, while at least this is left. */
+const MIN_READ_MS = 3000;
 /** Ids of the last entries a read cut short keeps, to go on after them. */
 const ANCHORS = 20;
 /** Pages a read going on looks back for where it stopped (deletions moved it up). */
@@ -46,6 +52,8 @@ interface TimesRead {
 	untimed?: boolean;
 	/** It stopped with MAX_DUE decided. */
 	dueFull?: boolean;
+	/** It was cut by a failed request. */
+	failed?: boolean;
 	/** While recording: what was read (a list read by positions starts from it; see ListReading). */
 	entries: IDataObject[];
 	pendingElsewhere?: string[];
@@ -99,8 +107,10 @@ export async function pollByFinishTimes(
 		const emitted = await emit(run, options, due, reading.listed);
 		items.push(...emitted.items);
 		state = { ...reading.state, due: emitted.due };
-		// Rule `due-bounded`: a read held at MAX_DUE goes on once what it decided is out.
-		if (!reading.dueFull || emitted.due.length || timeLeft(run) <= 0) break;
+		// A read held at MAX_DUE, or by the time it left for emitting, goes on once what it decided is
+		// out, while the poll has time; one cut by a failure waits for the next poll.
+		const goesOn = reading.state.read !== undefined && !reading.failed;
+		if (!goesOn || emitted.due.length || timeLeft(run) < MIN_READ_MS) break;
 	}
 	return { items, commit: commitOf(state) };
 }
@@ -108,7 +118,9 @@ export async function pollByFinishTimes(
 /** Reads from where the last read stopped (or the top) while the poll's read share lasts. */
 async function readOn(run: PollRun, state: TimesState): Promise<TimesRead> {
 	const known = new KnownFinishes(state.known);
-	const untilMs = run.clock.now() + READ_SHARE * Math.max(0, timeLeft(run));
+	const left = Math.max(0, timeLeft(run));
+	const forEmitting = Math.min(left / 2, Math.max(MIN_EMIT_MS, state.due.length * EMIT_MS_PER_DUE));
+	const untilMs = run.clock.now() + left - forEmitting;
 	const read: ReadPosition = state.read ?? freshRead(state);
 	const reader = new PageReader(state, read, known, () => run.serviceDateMs);
 	try {
@@ -122,7 +134,7 @@ async function readOn(run: PollRun, state: TimesState): Promise<TimesRead> {
 		run.n8n.logger.warn(
 			`Social Content Trigger: a page of the list of generations could not be read; what was read is kept and the read goes on from that page at the next poll: ${messageOf(error)}`,
 		);
-		reader.cut = true;
+		reader.cut = reader.failed = true;
 	}
 	if (reader.noList)
 		return { state, listed: new Map(), answered: false, noList: true, entries: [] };
@@ -132,6 +144,7 @@ async function readOn(run: PollRun, state: TimesState): Promise<TimesRead> {
 		answered: reader.pages > 0,
 		untimed: reader.untimed,
 		dueFull: reader.dueFull,
+		failed: reader.failed,
 		entries: reader.entries,
 		pendingElsewhere: reader.pendingBeyond,
 		...(reader.cut ? {} : { length: reader.shown }),
@@ -204,6 +217,7 @@ class PageReader {
 	cut = false;
 	untimed = false;
 	dueFull = false;
+	failed = false;
 	/** Pending ids seen while no finish time was (see TimesState.untold). */
 	readonly untold: Set<string>;
 	/** While recording, what was read (up to MAX_SEEN): a list read by positions starts from it. */
@@ -399,7 +413,6 @@ class PageReader {
 		return page;
 	}
 }
-
 
 const idOf = (entry: IDataObject): string => String(entry.id);
 
