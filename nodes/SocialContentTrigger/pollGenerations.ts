@@ -72,28 +72,33 @@ export async function pollGenerations(
 	});
 	const commitTimes = family.commitOf as (next: TimesState | undefined) => FamilyPoll['commit'];
 	const commitOf = family.commitOf as (next: GenerationState | undefined) => FamilyPoll['commit'];
-	// A list whose finished entries carry finish times is read on them (pollTimes.ts).
-	const timed = isTimesState(family.state)
-		? family.state
-		: !family.state
-			? startingState()
-			: undefined;
-	let state = family.state as GenerationState | undefined;
-	if (timed) {
-		const polled = await pollByFinishTimes(run, options, timed, commitTimes);
-		if (polled.positions === undefined) return polled;
-		if (!family.state)
-			return {
-				items: [],
-				commit: commitOf(baseline(polled.positions, run.clock.now())),
-			};
-		// It started empty and now shows finished ones with no times: read by positions from here.
-		const { emptyAtMs, ...started } = emptyStart(timed.seq, run.clock.now());
-		// A list that showed pending ones was not empty: what finished since is new.
-		state = timed.untold?.length
-			? { ...started, pending: timed.untold }
-			: { ...started, emptyAtMs };
-	}
+	if (family.state && !isTimesState(family.state))
+		return await pollByPositions(run, options, family.state, commitOf);
+	// Read on finish times (pollTimes.ts) until the list shows finished ones without any.
+	const timed = family.state ?? startingState();
+	const polled = await pollByFinishTimes(run, options, timed, commitTimes);
+	if (polled.positions === undefined) return polled;
+	// No starting point taken yet: it is taken by positions, on what this read showed.
+	if (!family.state || family.state.recording)
+		return { items: [], commit: commitOf(baseline(polled.positions, run.clock.now())) };
+	return await pollByPositions(run, options, afterEmptyStart(timed, run.clock.now()), commitOf);
+}
+
+/** A list that started empty and now shows finished ones with no times: read by positions. */
+function afterEmptyStart(timed: TimesState, nowMs: number): GenerationState {
+	const { emptyAtMs, ...started } = emptyStart(timed.seq, nowMs);
+	// A list that showed pending ones was not empty: what finished since is new.
+	return timed.untold?.length ? { ...started, pending: timed.untold } : { ...started, emptyAtMs };
+}
+
+/** One poll of a list with no finish times: read on, decide by positions (generationState.ts). */
+async function pollByPositions(
+	run: PollRun,
+	options: TriggerOptions,
+	from: GenerationState | undefined,
+	commitOf: (next: GenerationState | undefined) => FamilyPoll['commit'],
+): Promise<FamilyPoll> {
+	let state = from;
 	if (!state || state.startAgain) {
 		// The starting point: what is finished is old. Only a read that shows a list is one.
 		const deepEnough = () => {

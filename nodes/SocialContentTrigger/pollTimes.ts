@@ -1,4 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { walkPages, type PagePosition } from '../shared/paging';
 import { isPendingStatus, normaliseGeneration } from '../shared/shapes';
@@ -92,7 +93,9 @@ export async function pollByFinishTimes(
 			);
 			const emitted = await emit(run, options, state.due);
 			items.push(...emitted.items);
-			return { items, commit: commitOf({ ...state, due: emitted.due }) };
+			// A starting point is taken only on an answer that shows a list.
+			const untaken = state.recording && !state.read && !items.length;
+			return { items, commit: commitOf(untaken ? undefined : { ...state, due: emitted.due }) };
 		}
 		if (reading.untimed && !reading.state.latestMs.length && !items.length) {
 			// Finished ones with no time at all, and none with one: the list is read by positions.
@@ -130,7 +133,7 @@ async function readOn(run: PollRun, state: TimesState): Promise<TimesRead> {
 				reader.visit(list, next, run.clock.now() < untilMs),
 			);
 	} catch (error) {
-		if (!reader.pages) throw error;
+		if (!reader.pages) throw asNodeError(run, error);
 		run.n8n.logger.warn(
 			`Social Content Trigger: a page of the list of generations could not be read; what was read is kept and the read goes on from that page at the next poll: ${messageOf(error)}`,
 		);
@@ -363,8 +366,9 @@ class PageReader {
 		const order = this.orderBroken ? 'whole' : this.order;
 		const basisMs = this.basisMs ?? readBasis(this.serviceDateMs(), this.latestMs);
 		const untold = this.latestMs.length ? undefined : [...this.untold].slice(-MAX_PENDING);
-		const { untold: _before, ...state } = this.state;
-		const base = {
+		const state: TimesState = { ...this.state };
+		delete state.untold;
+		const base: TimesState = {
 			...state,
 			order,
 			latestMs: this.latestMs,
@@ -396,9 +400,10 @@ class PageReader {
 			this.read.floorAtLeastMs ?? -Infinity,
 		);
 		const floorMs = this.known.prune(floorAtLeast === -Infinity ? null : floorAtLeast);
-		const { read: _done, recording: _recorded, ...rest } = base;
+		delete base.read;
+		delete base.recording;
 		return {
-			...rest,
+			...base,
 			floorMs,
 			known: this.known.encode(),
 			...(order === 'oldestFirst' ? { startPage: this.crossingPage(floorMs) } : {}),
@@ -415,6 +420,12 @@ class PageReader {
 }
 
 const idOf = (entry: IDataObject): string => String(entry.id);
+
+/** The transport's errors are node errors already; anything else becomes one. */
+function asNodeError(run: PollRun, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(run.n8n.getNode(), error as Error);
+}
 
 /** Whether a value keeps to the times state's layout (the one `isTimesState` checks). */
 export { isTimesState } from './finishTimes';
