@@ -11,9 +11,76 @@ const ROOT = join(__dirname, '..');
 const TRIGGER = 'nodes/SocialContentTrigger';
 const GENERATION_MODEL = 'test/unit/triggerModel.test.cts';
 const POST_MODEL = 'test/unit/triggerPostModel.test.cts';
+/** Lists with finish times (#67): the issue's rows and the world model, which never read the trigger. */
+const WORLD = ['test/unit/triggerRows.test.cts', 'test/unit/triggerWorld.test.cts'];
 
 /** name: what it brings back; file, and the text replaced in it; the model test that must catch it. */
 const MUTANTS = [
+	// The rules of the reading on finish times (docs/trigger.md, "Rules"), one mutant each.
+	{
+		name: 'above-floor-fires',
+		why: 'a finish above the floor fires whether or not it is known',
+		file: `${TRIGGER}/finishTimes.ts`,
+		from: 'return !known.has(finishKey(entry, finishedMs));',
+		to: 'return known.size >= 0;',
+		test: WORLD,
+	},
+	{
+		name: 'floor-from-read-start',
+		why: "the floor moves to the latest finish shown, not the service's clock as the read began",
+		file: `${TRIGGER}/finishTimes.ts`,
+		from: 'return serviceDateMs ?? markOf(latestMs);',
+		to: 'return latestMs[0] ?? serviceDateMs ?? null;',
+		test: WORLD,
+	},
+	{
+		name: 'order-by-times',
+		why: 'one step down is taken for a list sorted newest first',
+		file: `${TRIGGER}/finishTimes.ts`,
+		from: 'if (this.keepsDown && this.down >= 2 * this.up && this.down > 0) return',
+		to: 'if (this.down > 0) return',
+		test: WORLD,
+	},
+	{
+		name: 'below-floor-stops',
+		why: 'a read stops at the first entry below the floor plus OVERLAP',
+		file: `${TRIGGER}/finishTimes.ts`,
+		from: 'time < state.floorMs - OVERLAP_MS',
+		to: 'time < state.floorMs + OVERLAP_MS',
+		test: WORLD,
+	},
+	{
+		name: 'resume-after-last-read',
+		why: 'a read going on starts again from the top of the list',
+		file: `${TRIGGER}/pollTimes.ts`,
+		from: 'const read: ReadPosition = state.read ?? freshRead(state);',
+		to: 'const read: ReadPosition = state.read ? { ...state.read, page: 1, anchors: [] } : freshRead(state);',
+		test: WORLD,
+	},
+	{
+		name: 'starting-point-on-service-clock',
+		why: 'the starting point takes what it reads as old whenever it finished',
+		file: `${TRIGGER}/pollTimes.ts`,
+		from: 'if (finishedMs <= this.recordUpToMs) this.fresh.add(key, finishedMs);',
+		to: 'this.fresh.add(key, finishedMs);',
+		test: [...WORLD, 'test/unit/triggerPromise.test.cts'],
+	},
+	{
+		name: 'known-bounded',
+		why: 'known finishes give way without raising the floor',
+		file: `${TRIGGER}/finishTimes.ts`,
+		from: 'return Math.max(floorMs ?? -Infinity, newestFirst[max][1]);',
+		to: 'return floorMs;',
+		test: WORLD,
+	},
+	{
+		name: 'one-state-per-account',
+		why: "the right account's key back is a new starting point",
+		file: `${TRIGGER}/pollStore.ts`,
+		from: '\t\tstate = mine;',
+		to: '\t\tstate = mine && undefined;',
+		test: WORLD,
+	},
 	{
 		name: 'first-known-page-stops',
 		why: 'the old stop rule: a read stops at the first page that holds a known generation',
@@ -216,12 +283,19 @@ for (const mutant of MUTANTS.filter((m) => !only.length || only.includes(m.name)
 	applied = { path, source };
 	writeFileSync(path, source.replace(mutant.from, mutant.to));
 	try {
-		const run = spawnSync('npx', ['jest', mutant.test ?? GENERATION_MODEL], {
+		const tests = [mutant.test ?? GENERATION_MODEL].flat();
+		const run = spawnSync('npx', ['jest', ...tests], {
 			cwd: ROOT,
 			encoding: 'utf8',
 			env: withoutModelSettings(process.env),
 		});
-		const cause = /Cause:\s*\n\s*(.*)/.exec(`${run.stdout}${run.stderr}`)?.[1]?.trim() ?? '';
+		const output = `${run.stdout}${run.stderr}`;
+		// A model's finding ("Cause:"), or a world test's failed expectation (the first one named).
+		const cause =
+			/Cause:\s*\n\s*(.*)/.exec(output)?.[1]?.trim() ??
+			(/Test suite failed to run/.test(output)
+				? ''
+				: (/● (.*›.*)/.exec(output)?.[1]?.trim() ?? ''));
 		// Caught only by a finding of the model: a test that fails to compile catches nothing.
 		const verdict =
 			run.status === 0

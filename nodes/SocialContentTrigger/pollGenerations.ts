@@ -7,10 +7,12 @@ import {
 	normaliseGeneration,
 	pendingGenerationId,
 } from '../shared/shapes';
-import { simplifyGeneration } from '../shared/simplify';
 import { walkPages, walkPagesBackward, type PagePosition } from '../shared/paging';
 import type { RunContext } from '../shared/transport';
-import { openFamily, timeLeft, triesOf, type FamilyPoll } from './pollStore';
+import { openFamily, timeLeft, type FamilyPoll } from './pollStore';
+import { emit, messageOf, MIN_TIME_PER_GENERATION_MS, withDetails } from './emitDue';
+import { isTimesState, type TimesState } from './finishTimes';
+import { pollByFinishTimes, startingState } from './pollTimes';
 import { KeyMemory } from './idMemory';
 import {
 	baseline,
@@ -19,18 +21,15 @@ import {
 	isCurrentState,
 	isPending,
 	entryKey,
-	keyOf,
 	knownTo,
 	newlyDue,
 	GAP,
 	KNOWN_RUN,
-	MAX_ATTEMPTS,
 	MAX_PENDING,
 	MAX_SCAN_READ,
 	MAX_SEEN,
 	plan,
 	settle,
-	type DueGeneration,
 	type GenerationState,
 	type ListReading,
 	type ScanState,
@@ -50,8 +49,6 @@ export interface TriggerOptions {
 
 /** Pending generations the list did not show that are asked for by id, per poll. */
 const DETAIL_READS_PER_POLL = 10;
-/** A generation is not started with less time than this left: it stays due. */
-const MIN_TIME_PER_GENERATION_MS = 1500;
 /** Share of a poll's time its read may take: the rest emits what is due. */
 const READ_SHARE = 0.5;
 /** An unpaged list is looked at in slices of this many: a quiet poll stops at the first it knows. */
@@ -65,14 +62,43 @@ export async function pollGenerations(
 	options: TriggerOptions,
 	activation: boolean,
 ): Promise<FamilyPoll> {
-	const family = await openFamily(run, 'generations', activation, {
-		isCurrent: isCurrentState,
-		forRecord: (decided) => ({
-			...decided,
-			seen: new KeyMemory(decided.seen).encode(RECORD_SEEN),
-		}),
+	const family = await openFamily<GenerationState | TimesState>(run, 'generations', activation, {
+		isCurrent: (state): state is GenerationState | TimesState =>
+			isTimesState(state) || isCurrentState(state),
+		forRecord: (decided) =>
+			isTimesState(decided)
+				? decided
+				: { ...decided, seen: new KeyMemory(decided.seen).encode(RECORD_SEEN) },
 	});
-	let state = family.state;
+	const commitTimes = family.commitOf as (next: TimesState | undefined) => FamilyPoll['commit'];
+	const commitOf = family.commitOf as (next: GenerationState | undefined) => FamilyPoll['commit'];
+	if (family.state && !isTimesState(family.state))
+		return await pollByPositions(run, options, family.state, commitOf);
+	// Read on finish times (pollTimes.ts) until the list shows finished ones without any.
+	const timed = family.state ?? startingState();
+	const polled = await pollByFinishTimes(run, options, timed, commitTimes);
+	if (polled.positions === undefined) return polled;
+	// No starting point taken yet: it is taken by positions, on what this read showed.
+	if (!family.state || family.state.recording)
+		return { items: [], commit: commitOf(baseline(polled.positions, run.clock.now())) };
+	return await pollByPositions(run, options, afterEmptyStart(timed, run.clock.now()), commitOf);
+}
+
+/** A list that started empty and now shows finished ones with no times: read by positions. */
+function afterEmptyStart(timed: TimesState, nowMs: number): GenerationState {
+	const { emptyAtMs, ...started } = emptyStart(timed.seq, nowMs);
+	// A list that showed pending ones was not empty: what finished since is new.
+	return timed.untold?.length ? { ...started, pending: timed.untold } : { ...started, emptyAtMs };
+}
+
+/** One poll of a list with no finish times: read on, decide by positions (generationState.ts). */
+async function pollByPositions(
+	run: PollRun,
+	options: TriggerOptions,
+	from: GenerationState | undefined,
+	commitOf: (next: GenerationState | undefined) => FamilyPoll['commit'],
+): Promise<FamilyPoll> {
+	let state = from;
 	if (!state || state.startAgain) {
 		// The starting point: what is finished is old. Only a read that shows a list is one.
 		const deepEnough = () => {
@@ -93,7 +119,7 @@ export async function pollGenerations(
 			run.n8n.logger.warn(
 				'Social Content Trigger: the answer to the list of generations held no list; the starting point is taken at the next poll that shows one',
 			);
-			return { items: [], commit: family.commitOf(undefined) };
+			return { items: [], commit: commitOf(undefined) };
 		}
 		const start = {
 			...baseline(reading, run.clock.now()),
@@ -101,7 +127,7 @@ export async function pollGenerations(
 		};
 		// Taken again over a replaced list: what was due or seen running still fires.
 		const again = state ? startedAgain(state, start, reading.entries, run.clock.now()) : start;
-		return { items: [], commit: family.commitOf(again) };
+		return { items: [], commit: commitOf(again) };
 	}
 
 	const seen = new KeyMemory(state.seen);
@@ -142,7 +168,7 @@ export async function pollGenerations(
 			`Social Content Trigger: the list of generations runs ${turnedTo === 'oldestFirst' ? 'oldest' : 'newest'} first; it is read from its ${turnedTo === 'oldestFirst' ? 'end' : 'top'} from the next poll on`,
 		);
 		const direction = turnedTo === 'oldestFirst' ? turnedTo : undefined;
-		return { items: [], commit: family.commitOf({ ...state, direction, scan: undefined }) };
+		return { items: [], commit: commitOf({ ...state, direction, scan: undefined }) };
 	}
 	const entries = [...scanEntries(state.scan), ...reading.entries];
 	const pendingRead = entries.filter(isPending).map((entry) => String(entry.id));
@@ -172,7 +198,7 @@ export async function pollGenerations(
 		const pending = [...new Set([...state.pending, ...pendingRead])].slice(0, MAX_PENDING);
 		const decided = { ...state, listed: [], pending };
 		const next = settle(state, decided, { ...emitted, resolvedPending: [], scan }, seen);
-		return { items: emitted.items, commit: family.commitOf(next) };
+		return { items: emitted.items, commit: commitOf(next) };
 	}
 
 	const decided = plan(state, { ...reading, entries }, run.clock.now(), seen);
@@ -182,7 +208,7 @@ export async function pollGenerations(
 		);
 		// A read over several polls kept only part of what it read: a new start at the next poll.
 		const startAgain = { ...state, seq: state.seq + 1, scan: undefined, startAgain: true as const };
-		if (state.scan) return { items: [], commit: family.commitOf(startAgain) };
+		if (state.scan) return { items: [], commit: commitOf(startAgain) };
 	}
 	if (state.emptyAtMs !== undefined && decided.listed.length > 0 && !decided.finished.length)
 		run.n8n.logger.info(
@@ -208,7 +234,7 @@ export async function pollGenerations(
 	const open = decidedNow.map(entryKey).filter((key) => !fired.has(key));
 	const outcome = { ...emitted, open, resolvedPending, readById };
 	const next = settle(state, { ...decided, pending }, outcome, seen);
-	return { items: emitted.items, commit: family.commitOf(next) };
+	return { items: emitted.items, commit: commitOf(next) };
 }
 
 /**
@@ -471,67 +497,6 @@ async function readPage(run: PollRun, path: string, at: PagePosition): Promise<u
 	return list;
 }
 
-/** Emits what is due, oldest first, while there is time; one not read stays due, a try counted. */
-async function emit(
-	run: PollRun,
-	options: TriggerOptions,
-	due: DueGeneration[],
-	listed = new Map<string, IDataObject>(),
-) {
-	const items: INodeExecutionData[] = [];
-	const fired: string[] = [];
-	const left: DueGeneration[] = [];
-	const tries = triesOf(run.n8n);
-	let firedUpToMs: number | null = null;
-	for (const dueOne of due) {
-		const [id, status, attempts, finishedMs] = dueOne;
-		const generation = listed.get(id) ?? { id, status, outputs: [] };
-		// Out of time: the rest waits for the next poll, in the same order, untried.
-		if (timeLeft(run) < MIN_TIME_PER_GENERATION_MS) {
-			left.push(dueOne);
-			continue;
-		}
-		try {
-			// A status this trigger does not listen to is passed over for good.
-			if (options.statuses.includes(status)) {
-				const detailed = await withDetails(run, generation);
-				if (!options.formats.length || options.formats.includes(String(detailed.format)))
-					items.push(await generationItem(run.n8n, run, detailed, options));
-			}
-		} catch (error) {
-			// Cut off by the poll's budget, not by the generation: not a try.
-			if (timeLeft(run) <= 0) {
-				left.push(dueOne);
-				continue;
-			}
-			// Also counted in this process: n8n may not save a poll that emits nothing.
-			const made = Math.max(attempts, tries.get(id) ?? 0) + 1;
-			if (made < MAX_ATTEMPTS) {
-				run.n8n.logger.warn(
-					`Social Content Trigger: generation ${id} could not be read (try ${made} of ${MAX_ATTEMPTS}); it is tried again on the next poll: ${messageOf(error)}`,
-				);
-				left.push(finishedMs === undefined ? [id, status, made] : [id, status, made, finishedMs]);
-				tries.set(id, made);
-				continue;
-			}
-			// After the last try it comes out with what failed: never lost silently.
-			items.push({
-				json: {
-					...(options.simplify ? simplifyGeneration(generation) : generation),
-					error: `Could not read this generation's ${options.download ? 'details or outputs' : 'details'} after ${made} tries: ${messageOf(error)}`,
-				},
-			});
-		}
-		fired.push(keyOf(id, status));
-		tries.delete(id);
-		// Its list's finish time, kept while due, moves the mark also when no list shows it as it
-		// fires: else a later read takes it for new.
-		if (typeof finishedMs === 'number')
-			firedUpToMs = Math.max(firedUpToMs ?? finishedMs, finishedMs);
-	}
-	return { items, fired, due: left, firedUpToMs };
-}
-
 /** Pending ones the list did not show, asked for by id, a few per poll; a 404 means gone. */
 async function askForUnseen(
 	run: PollRun,
@@ -559,19 +524,6 @@ async function askForUnseen(
 	return { finished, resolvedPending, checked };
 }
 
-/** List entries may leave out outputs or format (the spec gives outputs "on read"): read the generation then. */
-async function withDetails(run: PollRun, generation: IDataObject): Promise<IDataObject> {
-	const outputs = (generation.outputs as unknown[] | undefined) ?? [];
-	if (generation.status === 'failed' && generation.format !== undefined) return generation;
-	if (outputs.length > 0 && generation.format !== undefined) return generation;
-	const details = await getGeneration(run, String(generation.id));
-	return {
-		...generation,
-		...details,
-		outputs: (details.outputs as unknown[]).length ? details.outputs : outputs,
-	};
-}
-
 /** Fetch Test Event: the latest finished generation that matches, read as a poll would; no state. */
 export async function latestGeneration(
 	run: PollRun,
@@ -590,11 +542,20 @@ export async function latestGeneration(
 	return undefined;
 }
 
+/** A positions state that starts from an empty list (see `emptyAtMs`). */
+const emptyStart = (seq: number, nowMs: number): GenerationState => ({
+	v: 1,
+	seq: seq + 1,
+	seen: '',
+	pending: [],
+	due: [],
+	finishedUpToMs: null,
+	emptyAtMs: nowMs,
+});
+
 /** Whether a list entry (as read, or normalised) has an id. */
 function hasId(entry: unknown): boolean {
 	const record = (entry && typeof entry === 'object' ? entry : {}) as IDataObject;
 	const id = (record.generation as IDataObject | undefined)?.id ?? record.id;
 	return id !== undefined && id !== null && id !== '';
 }
-
-const messageOf = (error: unknown): string => (error as Error)?.message ?? String(error);

@@ -163,16 +163,28 @@ export async function openFamily<State extends Sequenced>(
 }> {
 	const ctx = run.n8n;
 	const account = await accountOf(run);
-	const stored = ctx.getWorkflowStaticData('node')[family];
+	const node = ctx.getWorkflowStaticData('node');
+	const stored = node[family];
 	const saved = storage.isCurrent(stored) ? stored : undefined;
 	let state = newestState(ctx, family, saved, storage.isCurrent, activation);
 	// A state that replaces another counts on from it, so it is the newest of the copies.
 	const priorSeq = state?.seq ?? 0;
 	if (state !== undefined && state.account !== account) {
-		ctx.logger.info(
-			`Social Content Trigger: the credential now reaches another account (or another instance); a new starting point is taken for ${family}, and nothing finished before it fires`,
+		// One state per account: another account's key for a while, then the right one back,
+		// takes the right one's state up again (what finished meanwhile fires).
+		const parkedKey = `${family}:otherAccount`;
+		const parked = node[parkedKey];
+		const mine = [parked, saved].find(
+			(candidate): candidate is State =>
+				storage.isCurrent(candidate) && candidate.account === account,
 		);
-		state = undefined;
+		node[parkedKey] = state as unknown as IDataObject;
+		ctx.logger.info(
+			mine
+				? `Social Content Trigger: the credential reaches the account whose state the trigger kept; it goes on from it for ${family}`
+				: `Social Content Trigger: the credential now reaches another account (or another instance); a new starting point is taken for ${family}, and nothing finished before it fires`,
+		);
+		state = mine;
 	}
 	return {
 		state,

@@ -72,7 +72,7 @@ export async function walkPages(
 		missingRoute?: MissingRoute;
 		from?: PagePosition;
 	},
-	visit: (list: unknown[]) => boolean,
+	visit: (list: unknown[], next: PagePosition | undefined) => boolean,
 ): Promise<{ next?: PagePosition; loop?: PagingLoop }> {
 	// A list that says how many pages it has is read to its stated end (up to MAX_STATED_PAGES).
 	let maxPages = options.maxPages ?? MAX_PAGES;
@@ -103,7 +103,7 @@ export async function walkPages(
 		const cursor = nextCursor(response);
 		const more = (cursor !== undefined || hasMorePages(response, page)) && list.length > 0;
 		next = more ? { page: page + 1, ...(cursor !== undefined ? { cursor } : {}) } : undefined;
-		const goOn = visit(list);
+		const goOn = visit(list, next);
 		if (!goOn || !next) return { next };
 		if (cursor !== undefined && cursorsRead.has(cursor))
 			return { loop: { page: page + 1, what: 'cursor' } };

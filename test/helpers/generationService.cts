@@ -78,6 +78,11 @@ export class GenerationService {
 		return this.clock;
 	}
 
+	/** The service's clock moves on (minutes pass with nothing happening). */
+	advance(ms: number): void {
+		this.clock += ms;
+	}
+
 	startCounting(): void {
 		this.counting = true;
 	}
@@ -218,6 +223,8 @@ export class GenerationService {
 			.query(true)
 			.reply((uri, _body, callback) => {
 				const answer = this.listAnswer(uri);
+				// As real servers do: the service's own clock in a Date header (second precision).
+				answer[2] = { ...answer[2], Date: new Date(this.clock).toUTCString() };
 				void currentClock()
 					.wait(this.pageDelayMs)
 					.then(() => {

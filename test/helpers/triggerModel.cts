@@ -116,7 +116,9 @@ const size = (max: number) =>
 
 const shapeArb: fc.Arbitrary<ListShape> = fc
 	.record({
-		timestamps: fc.constantFrom<ListShape['timestamps']>('none', 'finish'),
+		// Lists with finish times are read on them (#67) and judged by the world model instead
+		// (serviceWorld.cts, worldOracle.cts): this model plays the reading by positions only.
+		timestamps: fc.constant<ListShape['timestamps']>('none'),
 		order: fc.constantFrom<ListShape['order']>('creation', 'completion', 'update'),
 		pendingAt: fc.constantFrom<'top' | 'bottom'>('top', 'bottom'),
 		pageSize: fc.option(fc.constantFrom(7, 20, 50, 97, 101, 500), { nil: undefined }),

@@ -1,4 +1,6 @@
 /**
+ * The reading by positions (lists with no finish time) over random histories; lists with finish
+ * times are judged by the world model (triggerWorld.test.cts), which never reads the trigger.
  * The trigger's promise over random histories (see test/helpers/triggerModel.cts): sizes from none
  * to twice the memory, every list shape, the three poll engines, failed and odd answers,
  * restarts, overlapping polls, touched and deleted generations; several changes between two
@@ -92,7 +94,9 @@ test(
 				path: PATH,
 				endOnFailure: false,
 				verbose: 1,
-				examples: BUSY_ACCOUNT.map((scenario) => [scenario] as [typeof scenario]),
+				examples: BUSY_ACCOUNT.filter((scenario) => scenario.shape.timestamps === 'none').map(
+					(scenario) => [scenario] as [typeof scenario],
+				),
 			},
 		);
 		// eslint-disable-next-line no-console

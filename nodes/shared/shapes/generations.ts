@@ -36,6 +36,10 @@ export function normaliseGeneration(raw: unknown): IDataObject {
 /** The statuses of a generation not finished yet. */
 export const PENDING_STATUSES = ['queued', 'running'];
 
+/** Whether a (normalised) status is one of a generation not finished yet. */
+export const isPendingStatus = (status: unknown): boolean =>
+	PENDING_STATUSES.includes(String(status));
+
 /** The record itself, whether it came wrapped (`{ generation: {...} }`) or not. */
 function unwrapGeneration(raw: unknown): IDataObject {
 	const record = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
@@ -87,6 +91,9 @@ export function failureReason(generation: IDataObject): string {
 		generation.error ?? generation.message ?? generation.reason ?? generation.failureReason;
 	return typeof reason === 'string' ? reason : reason ? JSON.stringify(reason) : '';
 }
+
+/** An ISO date-time with no zone (`2026-12-07T10:00:00`, `2026-12-07 10:00:00.123`). */
+const NAIVE_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 /** Fields that say when a generation finished; not `updatedAt`, which moves on any change. */
 const FINISH_TIME_FIELDS = ['finishedAt', 'completedAt', 'doneAt', 'failedAt', 'endedAt'];
@@ -145,10 +152,18 @@ export function listDirection(entries: IDataObject[]): 'oldestFirst' | 'newestFi
 	return best?.direction;
 }
 
-/** A time as ms: ISO text, or a number of seconds or milliseconds. */
-function timeMs(value: unknown): number | undefined {
+/**
+ * A time as ms: ISO text (without a zone read as UTC, whatever n8n's own zone), or a number of
+ * seconds or milliseconds.
+ */
+export function timeMs(value: unknown): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
+	const text = String(value);
 	const ms =
-		typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(String(value));
+		typeof value === 'number'
+			? value < 1e12
+				? value * 1000
+				: value
+			: Date.parse(NAIVE_DATE_TIME.test(text) ? `${text}Z` : text);
 	return Number.isFinite(ms) ? ms : undefined;
 }

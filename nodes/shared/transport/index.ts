@@ -66,6 +66,8 @@ export async function apiRequest(
 		ignoreHttpStatusErrors: true,
 	};
 	const response = await exchange(run, request, options, itemIndex);
+	const serviceDate = Date.parse(String(response.headers.date ?? ''));
+	if (Number.isFinite(serviceDate)) run.serviceDateMs = serviceDate;
 
 	// The key or token echoed back (a 200 that repeats the request's headers, say) never reaches an item.
 	const text = redact(await bodyText(response), connection.secret);

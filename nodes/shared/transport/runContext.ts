@@ -34,6 +34,8 @@ export class RunContext<Functions extends ApiContext = ApiContext> {
 	 * items that cannot wait that long fail with.
 	 */
 	lastRefusal?: unknown;
+	/** The service's clock (its `Date` header, ms) at its last answer: the trigger reads the service's time. */
+	serviceDateMs?: number;
 
 	constructor(readonly n8n: Functions) {}
 
