@@ -27,10 +27,10 @@ const MUTANTS = [
 	},
 	{
 		name: 'floor-from-read-start',
-		why: "the floor moves to the latest finish shown, not the service's clock as the read began",
-		file: `${TRIGGER}/finishTimes.ts`,
-		from: 'return serviceDateMs ?? markOf(latestMs);',
-		to: 'return latestMs[0] ?? serviceDateMs ?? null;',
+		why: 'a whole read moves the floor to the latest finish it showed by its end, not as it began',
+		file: `${TRIGGER}/pollTimes.ts`,
+		from: 'const basisMs = this.basisMs ?? readBasis(this.serviceDateMs(), this.latestMs);',
+		to: 'const basisMs = this.latestMs[0] ?? null;',
 		test: WORLD,
 	},
 	{
