@@ -35,10 +35,11 @@ export interface TimesState {
 	/** The starting point's read is going on: what it reads is recorded, not fired. */
 	recording?: true;
 	/**
-	 * Ids seen queued or running while no finish time was seen yet: should the list turn out to
-	 * give none, they are handed to the reading by positions, which fires them when they finish.
+	 * Ids seen queued or running (the newest MAX_PENDING): each fires when a read shows it finished,
+	 * whatever its finish time says (rule `pending-fires`). Handed to the reading by positions
+	 * should the list turn out to give no finish time.
 	 */
-	untold?: string[];
+	pending?: string[];
 }
 
 /** Where a read cut short goes on, and what its end will move the floor to. */
@@ -158,7 +159,7 @@ export function endsRead(entry: IDataObject, state: TimesState): boolean {
 }
 
 /** The key a finish is known by: a run again finishes at another time, so it fires again. */
-export const finishKey = (entry: IDataObject, finishedMs: number): string =>
+export const finishKey = (entry: IDataObject, finishedMs: number | ''): string =>
 	`${String(entry.id)}|${String(entry.status)}|${finishedMs}`;
 
 /**

@@ -88,7 +88,7 @@ export async function pollGenerations(
 function afterEmptyStart(timed: TimesState, nowMs: number): GenerationState {
 	const { emptyAtMs, ...started } = emptyStart(timed.seq, nowMs);
 	// A list that showed pending ones was not empty: what finished since is new.
-	return timed.untold?.length ? { ...started, pending: timed.untold } : { ...started, emptyAtMs };
+	return timed.pending?.length ? { ...started, pending: timed.pending } : { ...started, emptyAtMs };
 }
 
 /** One poll of a list with no finish times: read on, decide by positions (generationState.ts). */

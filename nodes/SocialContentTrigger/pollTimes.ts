@@ -221,8 +221,8 @@ class PageReader {
 	untimed = false;
 	dueFull = false;
 	failed = false;
-	/** Pending ids seen while no finish time was (see TimesState.untold). */
-	readonly untold: Set<string>;
+	/** Ids seen queued or running, oldest first (see TimesState.pending). */
+	readonly pending: Set<string>;
 	/** While recording, what was read (up to MAX_SEEN): a list read by positions starts from it. */
 	readonly entries: IDataObject[] = [];
 	/** While recording, pending ones read past MAX_SEEN, and how many were read in all. */
@@ -262,7 +262,7 @@ class PageReader {
 		const floorMs = Math.max(state.floorMs ?? -Infinity, read.floorAtLeastMs ?? -Infinity);
 		this.readFloor = { floorMs: floorMs === -Infinity ? null : floorMs };
 		this.fresh = new KnownFinishes(read.fresh);
-		this.untold = new Set(state.untold);
+		this.pending = new Set(state.pending);
 		this.position = { page: read.page, cursor: read.cursor };
 	}
 
@@ -324,22 +324,36 @@ class PageReader {
 			else if (isPendingStatus(entry.status)) this.pendingBeyond.push(String(entry.id));
 		}
 		this.checkOrder(entry);
-		const finishedMs = finishOf(entry);
-		if (finishedMs === undefined) {
-			this.untimed ||= !isPendingStatus(entry.status);
-			if (isPendingStatus(entry.status) && !this.latestMs.length) this.untold.add(String(entry.id));
+		const id = String(entry.id);
+		if (isPendingStatus(entry.status)) {
+			this.pending.delete(id);
+			this.pending.add(id);
 			return;
 		}
-		this.latestMs = withLatest(this.latestMs, finishedMs);
-		const key = finishKey(entry, finishedMs);
+		// Rule `pending-fires`: one seen queued or running fires once it shows finished.
+		const wasPending = this.pending.delete(id);
+		const finishedMs = finishOf(entry);
+		this.untimed ||= finishedMs === undefined;
+		if (finishedMs !== undefined) this.latestMs = withLatest(this.latestMs, finishedMs);
+		const key = finishKey(entry, finishedMs ?? '');
 		if (this.state.recording) {
 			// Rule `starting-point-on-service-clock`: what finished after the read began is new.
-			if (finishedMs <= this.recordUpToMs) this.fresh.add(key, finishedMs);
-		} else if (isNew(entry, this.readFloor, this.known) && !this.fresh.has(key)) {
-			this.fresh.add(key, finishedMs);
-			this.due.push([String(entry.id), String(entry.status), 0, finishedMs]);
-			this.listed.set(String(entry.id), entry);
+			if (finishedMs !== undefined && finishedMs <= this.recordUpToMs)
+				this.fresh.add(key, finishedMs);
+		} else if (
+			!this.fresh.has(key) &&
+			(isNew(entry, this.readFloor, this.known) || (wasPending && !this.known.has(key)))
+		) {
+			// One with no time is kept until the floor passes this read's basis.
+			this.fresh.add(key, finishedMs ?? this.basisMs ?? 0);
+			this.due.push(
+				finishedMs === undefined
+					? [id, String(entry.status), 0]
+					: [id, String(entry.status), 0, finishedMs],
+			);
+			this.listed.set(id, entry);
 		}
+		if (finishedMs === undefined) return;
 		// A stop rests on the order this read's own finished entries show, never on the last read's.
 		const confirmed = !this.orderBroken && this.watch.order() === this.order;
 		if (confirmed && endsRead(entry, this.stopFloor())) this.ended = true;
@@ -365,15 +379,15 @@ class PageReader {
 	finish(): TimesState {
 		const order = this.orderBroken ? 'whole' : this.order;
 		const basisMs = this.basisMs ?? readBasis(this.serviceDateMs(), this.latestMs);
-		const untold = this.latestMs.length ? undefined : [...this.untold].slice(-MAX_PENDING);
+		const pending = [...this.pending].slice(-MAX_PENDING);
 		const state: TimesState = { ...this.state };
-		delete state.untold;
+		delete state.pending;
 		const base: TimesState = {
 			...state,
 			order,
 			latestMs: this.latestMs,
 			due: this.due,
-			...(untold?.length ? { untold } : {}),
+			...(pending.length ? { pending } : {}),
 		};
 		if (this.cut && this.position) {
 			// Rule `fresh-kept-above-basis`: what this read passed stays passed by its anchors; the
