@@ -74,6 +74,14 @@ const MUTANTS = [
 		test: WORLD,
 	},
 	{
+		name: 'pending-fires',
+		why: 'one seen queued or running fires only by its finish time',
+		file: `${TRIGGER}/pollTimes.ts`,
+		from: '(wasPending && !this.known.has(key))',
+		to: '(wasPending && !wasPending)',
+		test: [...WORLD, 'test/unit/triggerPromise.test.cts'],
+	},
+	{
 		name: 'one-state-per-account',
 		why: "the right account's key back is a new starting point",
 		file: `${TRIGGER}/pollStore.ts`,
