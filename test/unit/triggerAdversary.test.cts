@@ -1,0 +1,224 @@
+/**
+ * Adversarial histories for the generation trigger's promise (docs/trigger.md, "Generation
+ * events"), driven from outside as a service and n8n would behave (test/helpers/serviceWorld.cts)
+ * and judged from the world alone (test/helpers/worldOracle.cts). Each test is one minimal
+ * history that breaks the promise beyond the limits L1–L8, or (the last ones) one that held.
+ * Tests that FAIL here are findings: the assertion says what the promise owes.
+ */
+import nock from 'nock';
+
+import { ENGINES, type Engine } from '../helpers/pollEngines.cjs';
+import {
+	DAY,
+	enginePoller,
+	HOUR,
+	MINUTE,
+	Schedule,
+	ServiceWorld,
+	type WorldShape,
+} from '../helpers/serviceWorld.cjs';
+import { judge } from '../helpers/worldOracle.cjs';
+
+beforeEach(() => {
+	nock.cleanAll();
+});
+
+function setUp(engine: Engine, shape: WorldShape) {
+	const world = new ServiceWorld(shape);
+	world.serve();
+	const schedule = new Schedule(world, enginePoller(engine, { events: ['done'] }));
+	return { world, schedule };
+}
+
+/** How often each of these ids fired. */
+function timesFired(world: ServiceWorld, ids: string[]): number[] {
+	return ids.map((id) => world.items.filter((item) => item.id === id).length);
+}
+
+const verdict = (world: ServiceWorld) => {
+	const result = judge(world);
+	return result.clean ? 'clean' : result.summary;
+};
+
+const BY_FINISH: WorldShape = { order: 'finish', paging: 'pages', pageSize: 20 };
+const BY_CREATION: WorldShape = { order: 'creation', paging: 'pages', pageSize: 20 };
+
+describe.each(ENGINES)("adversarial histories in n8n's %s poll engine", (engine: Engine) => {
+	test('A1: the Date header 30 min behind the workers: 7 finished before activation must not fire', async () => {
+		const { world, schedule } = setUp(engine, BY_CREATION);
+		world.dateOffsetMs = -30 * MINUTE;
+		const old = await world.createDoneMany('old_', 7);
+		await world.advance(5 * MINUTE);
+		await schedule.activate();
+		await schedule.polls(2);
+		expect({ old: timesFired(world, old), oracle: verdict(world) }).toEqual({
+			old: [0, 0, 0, 0, 0, 0, 0],
+			oracle: 'clean',
+		});
+	});
+
+	test('A2: the Date header 30 min ahead of the workers: 3 finishing after activation must fire', async () => {
+		const { world, schedule } = setUp(engine, BY_CREATION);
+		world.dateOffsetMs = 30 * MINUTE;
+		await world.createDoneMany('old_', 7);
+		await schedule.activate();
+		await schedule.polls(2);
+		const fresh = await world.createDoneMany('n_', 3);
+		await schedule.polls(3);
+		expect({ fresh: timesFired(world, fresh), oracle: verdict(world) }).toEqual({
+			fresh: [1, 1, 1],
+			oracle: 'clean',
+		});
+	});
+
+	test('A3: one generation with finishedAt in 2099 finished before activation: it must not fire', async () => {
+		const { world, schedule } = setUp(engine, BY_CREATION);
+		await world.createDoneMany('old_', 5);
+		world.create('far');
+		world.finish('far', 'done', { finishedMs: Date.UTC(2099, 0, 1) });
+		await world.advance(MINUTE);
+		await schedule.activate();
+		await schedule.polls(2);
+		expect({ far: timesFired(world, ['far']), oracle: verdict(world) }).toEqual({
+			far: [0],
+			oracle: 'clean',
+		});
+	});
+
+	test('A4: no Date header; two generations with finishedAt in 2099 before activation: 3 finishing later must fire', async () => {
+		const { world, schedule } = setUp(engine, BY_CREATION);
+		world.omitDate = true;
+		await world.createDoneMany('old_', 5);
+		for (const id of ['far1', 'far2']) {
+			world.create(id);
+			world.finish(id, 'done', { finishedMs: Date.UTC(2099, 0, 1) });
+		}
+		await world.advance(MINUTE);
+		await schedule.activate();
+		await schedule.polls(2);
+		const fresh = await world.createDoneMany('n_', 3);
+		await schedule.polls(3);
+		expect({ fresh: timesFired(world, fresh) }).toEqual({ fresh: [1, 1, 1] });
+	});
+
+	test('A5: finish times written as epoch seconds on one answer, ISO with ms on the next: each finish fires once', async () => {
+		const { world, schedule } = setUp(engine, BY_FINISH);
+		await world.createDoneMany('old_', 5);
+		await schedule.activate();
+		await schedule.polls(1);
+		world.finishText = (ms) =>
+			world.listRequests % 2 ? Math.floor(ms / 1000) : new Date(ms).toISOString();
+		world.create('g1');
+		await world.advance(1234);
+		world.finish('g1');
+		await world.advance(567);
+		await schedule.polls(4);
+		expect({ g1: timesFired(world, ['g1']), oracle: verdict(world) }).toEqual({
+			g1: [1],
+			oracle: 'clean',
+		});
+	});
+
+	test('A6: the service rewrites a finish time after it fired (no new run): it fires once', async () => {
+		const { world, schedule } = setUp(engine, BY_FINISH);
+		await world.createDoneMany('old_', 5);
+		await schedule.activate();
+		await schedule.polls(1);
+		world.create('g1');
+		await world.advance(1234);
+		const outcome = world.finish('g1');
+		await schedule.polls(1);
+		world.rewriteFinish('g1', outcome.finishedMs + 2000);
+		await schedule.polls(2);
+		expect({ g1: timesFired(world, ['g1']), oracle: verdict(world) }).toEqual({
+			g1: [1],
+			oracle: 'clean',
+		});
+	});
+
+	test("A7: the activation poll's first read fails mid-way (a 429 asking 5 min): none of 61 old fire, 3 new do", async () => {
+		const { world, schedule } = setUp(engine, { ...BY_CREATION, pageLatencyMs: 300 });
+		await world.createDoneMany('old_', 61);
+		world.failRequests.set(2, 300);
+		await schedule.activate();
+		await schedule.polls(2);
+		const fresh = await world.createDoneMany('n_', 3);
+		await schedule.polls(3);
+		expect({
+			oldFired: world.items.filter((item) => item.id.startsWith('old_')).length,
+			fresh: timesFired(world, fresh),
+			oracle: verdict(world),
+		}).toEqual({ oldFired: 0, fresh: [1, 1, 1], oracle: 'clean' });
+	});
+
+	test('A8: an empty list at activation, then history: 3 finishing after fire once', async () => {
+		const { world, schedule } = setUp(engine, BY_FINISH);
+		await schedule.activate();
+		await schedule.polls(1);
+		const fresh = await world.createDoneMany('n_', 3);
+		await schedule.polls(2);
+		expect({ fresh: timesFired(world, fresh), oracle: verdict(world) }).toEqual({
+			fresh: [1, 1, 1],
+			oracle: 'clean',
+		});
+	});
+
+	test('A9: two accounts alternating every poll, one finish each per poll: each fires once', async () => {
+		const { world, schedule } = setUp(engine, BY_FINISH);
+		const other = `${world.homeAccount}_b`;
+		await world.createDoneMany('old_', 3);
+		world.create('ob_0', other);
+		world.finish('ob_0');
+		await schedule.activate();
+		const fresh: string[] = [];
+		for (let i = 0; i < 6; i++) {
+			const account = i % 2 ? world.homeAccount : other;
+			world.useAccount(account);
+			const id = `alt_${i}`;
+			world.create(id, account);
+			world.finish(id);
+			fresh.push(id);
+			await world.advance(1000);
+			await schedule.polls(1);
+		}
+		world.useAccount(world.homeAccount);
+		await schedule.polls(1);
+		world.useAccount(other);
+		await schedule.polls(1);
+		expect({ fresh: timesFired(world, fresh).map((n) => Math.min(n, 2)) }).toEqual({
+			// The first other-account poll is its starting point (alt_0 recorded); the rest fire once.
+			fresh: [0, 1, 1, 1, 1, 1],
+		});
+	});
+});
+
+describe('adversarial histories needing a long run (classic engine)', () => {
+	test('A10: off for 3 days while 3,607 finish spread over them (a list by finish, pages of 100): all fire once', async () => {
+		const { world, schedule } = setUp('classic', {
+			order: 'finish',
+			paging: 'pages',
+			pageSize: 100,
+		});
+		await world.createDoneMany('old_', 11);
+		await schedule.activate();
+		await schedule.polls(1);
+		schedule.deactivate();
+		const backlog: string[] = [];
+		const count = 3607;
+		for (let i = 0; i < count; i++) {
+			const id = `b_${i}`;
+			world.createDone(id);
+			backlog.push(id);
+			await world.advance(Math.floor((3 * DAY) / count));
+		}
+		await world.advance(HOUR);
+		await schedule.activate();
+		await schedule.pollUntil(() => world.items.length >= count, 40);
+		const times = timesFired(world, backlog);
+		expect({
+			fired: times.filter((n) => n === 1).length,
+			twice: times.filter((n) => n > 1).length,
+			oracle: verdict(world),
+		}).toEqual({ fired: count, twice: 0, oracle: 'clean' });
+	}, 600_000);
+});
