@@ -35,6 +35,18 @@ function timesFired(world: ServiceWorld, ids: string[]): number[] {
 	return ids.map((id) => world.items.filter((item) => item.id === id).length);
 }
 
+/** List answers that showed this id finished after its last finish (how often the service showed it). */
+function shownAfterLastFinish(world: ServiceWorld, id: string): number {
+	const last = world.get(id).outcomes.at(-1);
+	return world.served.filter(
+		(answer) =>
+			answer.httpStatus === 200 &&
+			last !== undefined &&
+			answer.seq > last.seq &&
+			answer.entries.some((entry) => entry.id === id && entry.status === last.status),
+	).length;
+}
+
 const verdict = (world: ServiceWorld) => {
 	const result = judge(world);
 	return result.clean ? 'clean' : result.summary;
@@ -221,4 +233,117 @@ describe('adversarial histories needing a long run (classic engine)', () => {
 			oracle: verdict(world),
 		}).toEqual({ fired: count, twice: 0, oracle: 'clean' });
 	}, 600_000);
+});
+
+describe.each(ENGINES)("more adversarial histories in n8n's %s poll engine", (engine: Engine) => {
+	test('B1: a list by creation; an old generation (page 6) run again an hour after activation: its new outcome fires', async () => {
+		const { world, schedule } = setUp(engine, BY_CREATION);
+		const old = await world.createDoneMany('old_', 101);
+		await world.advance(HOUR);
+		await schedule.activate();
+		await schedule.polls(2);
+		const deep = old[3];
+		world.rerun(deep);
+		world.start(deep);
+		await world.advance(2 * MINUTE);
+		world.finish(deep);
+		await schedule.polls(3);
+		expect({
+			deep: timesFired(world, [deep]),
+			shown: shownAfterLastFinish(world, deep),
+			oracle: verdict(world),
+		}).toEqual({
+			deep: [1],
+			shown: expect.any(Number),
+			oracle: 'clean',
+		});
+	});
+
+	test('B2: a list by creation; one generation runs 3 hours (created before 101 others): it fires when it finishes', async () => {
+		const { world, schedule } = setUp(engine, BY_CREATION);
+		world.create('slow');
+		world.start('slow');
+		await world.advance(MINUTE);
+		await world.createDoneMany('old_', 101);
+		await world.advance(HOUR);
+		await schedule.activate();
+		await schedule.polls(2);
+		await world.advance(2 * HOUR);
+		world.finish('slow');
+		await schedule.polls(3);
+		expect({
+			slow: timesFired(world, ['slow']),
+			shown: shownAfterLastFinish(world, 'slow'),
+			oracle: verdict(world),
+		}).toEqual({
+			slow: [1],
+			shown: expect.any(Number),
+			oracle: 'clean',
+		});
+	});
+
+	test("B3: n8n restarts in the middle of the starting point's read (601 old, pages of 20 at 1 s): none of the old fire, 3 later do", async () => {
+		const { world, schedule } = setUp(engine, { ...BY_CREATION, pageLatencyMs: 1000 });
+		const old = await world.createDoneMany('old_', 601);
+		await schedule.activate();
+		await schedule.restart();
+		await schedule.polls(1);
+		await schedule.restart();
+		await schedule.polls(3);
+		const fresh = await world.createDoneMany('n_', 3);
+		await schedule.polls(3);
+		expect({
+			oldFired: timesFired(world, old).filter((n) => n > 0).length,
+			fresh: timesFired(world, fresh),
+			oracle: verdict(world),
+		}).toEqual({ oldFired: 0, fresh: [1, 1, 1], oracle: 'clean' });
+	});
+
+	test('B4: run again, the new finish 7 min EARLIER than the first (a worker behind, within OVERLAP): both outcomes fire', async () => {
+		const { world, schedule } = setUp(engine, BY_FINISH);
+		await world.createDoneMany('old_', 5);
+		await schedule.activate();
+		await schedule.polls(1);
+		world.create('g1');
+		world.finish('g1');
+		await schedule.polls(1);
+		world.rerun('g1');
+		await world.advance(MINUTE);
+		world.finish('g1', 'done', { workerSkewMs: -8 * MINUTE });
+		await schedule.polls(3);
+		expect({ g1: timesFired(world, ['g1']), oracle: verdict(world) }).toEqual({
+			g1: [2],
+			oracle: 'clean',
+		});
+	});
+
+	test('B5: the status written in capitals (DONE; outside the spec): 3 finishing fire', async () => {
+		const { world, schedule } = setUp(engine, BY_FINISH);
+		world.statusText = (status) => status.toUpperCase();
+		await world.createDoneMany('old_', 5);
+		await schedule.activate();
+		await schedule.polls(1);
+		const fresh = await world.createDoneMany('n_', 3);
+		await schedule.polls(2);
+		expect({ fresh: timesFired(world, fresh) }).toEqual({ fresh: [1, 1, 1] });
+	});
+
+	test('B6: the Date header missing on every other answer: 3 finishing fire once, none of 7 old', async () => {
+		const { world, schedule } = setUp(engine, { ...BY_CREATION, pageSize: 3 });
+		world.omitDate = (request) => request % 2 === 0;
+		const old = await world.createDoneMany('old_', 7);
+		await schedule.activate();
+		await schedule.polls(2);
+		const fresh: string[] = [];
+		for (let i = 0; i < 3; i++) {
+			fresh.push(...(await world.createDoneMany(`n${i}_`, 1)));
+			await schedule.polls(1);
+		}
+		await schedule.polls(2);
+		expect({
+			old: timesFired(world, old).filter((n) => n > 0).length,
+			fresh: timesFired(world, fresh),
+			oracle: verdict(world),
+		}).toEqual({ old: 0, fresh: [1, 1, 1], oracle: 'clean' });
+	});
 });
