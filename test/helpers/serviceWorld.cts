@@ -163,7 +163,7 @@ export class ServiceWorld {
 	/** How the status is written in list and detail answers (the spec's lower case unless set). */
 	statusText: (status: Status) => string = (status) => status;
 	/** How a finish time is written (ISO unless set): epoch seconds or milliseconds, say. */
-	finishText?: (ms: number, id: string) => string | number;
+	finishText?: (ms: number, id: string) => string | number | undefined;
 	private rateWindow = { start: -1, count: 0 };
 	private seqCounter = 0;
 	private lastN8nMs = 0;

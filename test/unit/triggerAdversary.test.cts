@@ -347,3 +347,54 @@ describe.each(ENGINES)("more adversarial histories in n8n's %s poll engine", (en
 		}).toEqual({ old: 0, fresh: [1, 1, 1], oracle: 'clean' });
 	});
 });
+
+describe.each(ENGINES)(
+	"still more adversarial histories in n8n's %s poll engine",
+	(engine: Engine) => {
+		test("C1: done is written before finishedAt (a list answer shows it done with only updatedAt; a moment later finishedAt is the worker's time, 300 ms earlier): it fires once", async () => {
+			const { world, schedule } = setUp(engine, BY_FINISH);
+			await world.createDoneMany('old_', 5);
+			await schedule.activate();
+			await schedule.polls(1);
+			world.create('g1');
+			await world.advance(5000);
+			const outcome = world.finish('g1');
+			// The status write: updatedAt now, finishedAt not yet there.
+			let finishWritten = false;
+			world.finishText = (ms, id) =>
+				id === 'g1' && !finishWritten ? undefined : new Date(ms).toISOString();
+			await schedule.polls(1);
+			// The worker's own finish time lands: 300 ms before the status write.
+			finishWritten = true;
+			world.get('g1').finishedMs = outcome.finishedMs - 300;
+			outcome.finishedMs -= 300;
+			await schedule.polls(2);
+			expect({ g1: timesFired(world, ['g1']), oracle: verdict(world) }).toEqual({
+				g1: [1],
+				oracle: 'clean',
+			});
+		});
+	},
+);
+
+describe('overlapping polls (classic engine: a tick starts a poll with no check for the last one)', () => {
+	test('C2: two polls at once over a read of 3 pages at 8 s: each of 41 new finishes comes out once', async () => {
+		const world = new ServiceWorld({ ...BY_CREATION, pageLatencyMs: 8000 });
+		world.serve();
+		const poller = enginePoller('classic', { events: ['done'] });
+		const schedule = new Schedule(world, poller);
+		await world.createDoneMany('old_', 5);
+		await schedule.activate();
+		await schedule.polls(1);
+		const fresh = await world.createDoneMany('n_', 41);
+		const [first, second] = await poller.n8n.overlappingPolls();
+		const out = [...(first?.[0] ?? []), ...(second?.[0] ?? [])].map((item) => String(item.json.id));
+		const later = await schedule.polls(3);
+		out.push(...later.flat().map((item) => item.id));
+		const counts = fresh.map((id) => out.filter((other) => other === id).length);
+		expect({
+			once: counts.filter((n) => n === 1).length,
+			twice: counts.filter((n) => n > 1).length,
+		}).toEqual({ once: 41, twice: 0 });
+	});
+});
