@@ -235,6 +235,37 @@ describe('adversarial histories needing a long run (classic engine)', () => {
 	}, 600_000);
 });
 
+describe('adversarial histories needing a longer run (classic engine)', () => {
+	test('A11: off for 3 days while 5,003 finish spread over them (a list by creation, pages of 100): all fire once', async () => {
+		const { world, schedule } = setUp('classic', {
+			order: 'finish',
+			paging: 'pages',
+			pageSize: 100,
+		});
+		await world.createDoneMany('old_', 11);
+		await schedule.activate();
+		await schedule.polls(1);
+		schedule.deactivate();
+		const backlog: string[] = [];
+		const count = 5003;
+		for (let i = 0; i < count; i++) {
+			const id = `b_${i}`;
+			world.createDone(id);
+			backlog.push(id);
+			await world.advance(Math.floor((3 * DAY) / count));
+		}
+		await world.advance(HOUR);
+		await schedule.activate();
+		await schedule.pollUntil(() => world.items.length >= count, 60);
+		const times = timesFired(world, backlog);
+		expect({
+			fired: times.filter((n) => n === 1).length,
+			twice: times.filter((n) => n > 1).length,
+			oracle: verdict(world),
+		}).toEqual({ fired: count, twice: 0, oracle: 'clean' });
+	}, 600_000);
+});
+
 describe.each(ENGINES)("more adversarial histories in n8n's %s poll engine", (engine: Engine) => {
 	test('B1: a list by creation; an old generation (page 6) run again an hour after activation: its new outcome fires', async () => {
 		const { world, schedule } = setUp(engine, BY_CREATION);
@@ -398,3 +429,55 @@ describe('overlapping polls (classic engine: a tick starts a poll with no check 
 		}).toEqual({ once: 41, twice: 0 });
 	});
 });
+
+describe.each(ENGINES)(
+	"finish-time forms and far times in n8n's %s poll engine",
+	(engine: Engine) => {
+		const forms: Array<[string, (ms: number) => string | number]> = [
+			['epoch seconds', (ms) => Math.floor(ms / 1000)],
+			['epoch seconds as text', (ms) => String(Math.floor(ms / 1000))],
+			['epoch ms as text', (ms) => String(ms)],
+			['ISO with +09:00', (ms) => new Date(ms + 9 * HOUR).toISOString().replace('Z', '+09:00')],
+		];
+		test.each(forms)(
+			'D1: finish times as %s: none of 5 old fire, 3 new fire once',
+			async (_name, form) => {
+				const { world, schedule } = setUp(engine, BY_FINISH);
+				world.finishText = form;
+				const old = await world.createDoneMany('old_', 5);
+				await schedule.activate();
+				await schedule.polls(1);
+				const fresh: string[] = [];
+				for (let i = 0; i < 3; i++) {
+					fresh.push(...(await world.createDoneMany(`n${i}_`, 1)));
+					await world.advance(1500);
+					await schedule.polls(1);
+				}
+				await schedule.polls(1);
+				expect({
+					old: timesFired(world, old).filter((n) => n > 0).length,
+					fresh: timesFired(world, fresh),
+				}).toEqual({ old: 0, fresh: [1, 1, 1] });
+			},
+		);
+
+		test('D2: no Date header; two finish after activation with finishedAt 2099: 3 finishing later still fire', async () => {
+			const { world, schedule } = setUp(engine, BY_CREATION);
+			world.omitDate = true;
+			await world.createDoneMany('old_', 5);
+			await schedule.activate();
+			await schedule.polls(1);
+			for (const id of ['far1', 'far2']) {
+				world.create(id);
+				world.finish(id, 'done', { finishedMs: Date.UTC(2099, 0, 1) });
+			}
+			await schedule.polls(2);
+			const fresh = await world.createDoneMany('n_', 3);
+			await schedule.polls(3);
+			expect({ fresh: timesFired(world, fresh), oracle: verdict(world) }).toEqual({
+				fresh: [1, 1, 1],
+				oracle: 'clean',
+			});
+		});
+	},
+);
