@@ -481,3 +481,82 @@ describe.each(ENGINES)(
 		});
 	},
 );
+
+describe.each(ENGINES)("deletions during a read in n8n's %s poll engine", (engine: Engine) => {
+	const pagings: Array<WorldShape['paging']> = ['cursor', 'pages'];
+	test.each(pagings)(
+		'E1: %s paging, a backlog of 199 read over polls (pages of 20 at 4 s); between its polls the 41 newest (already fired) are deleted: the other 158 fire once',
+		async (paging) => {
+			const { world, schedule } = setUp(engine, {
+				order: 'creation',
+				paging,
+				pageSize: 20,
+				pageLatencyMs: 4000,
+			});
+			await world.createDoneMany('old_', 7);
+			await schedule.activate();
+			await schedule.polls(1);
+			schedule.deactivate();
+			await world.advance(HOUR);
+			const backlog = await world.createDoneMany('b_', 199);
+			await schedule.activate();
+			const newest = backlog.slice(-41);
+			world.delete(newest);
+			await schedule.polls(8);
+			const rest = backlog.slice(0, -41);
+			const times = timesFired(world, rest);
+			expect({
+				once: times.filter((n) => n === 1).length,
+				twice: times.filter((n) => n > 1).length,
+			}).toEqual({ once: 158, twice: 0 });
+		},
+	);
+});
+
+describe.each(ENGINES)(
+	"a worker ahead, and lists oldest first, in n8n's %s poll engine",
+	(engine: Engine) => {
+		test('F1: a worker 15 min ahead finished 3 generations 2 min before activation: they must not fire', async () => {
+			const { world, schedule } = setUp(engine, BY_CREATION);
+			await world.createDoneMany('old_', 5);
+			const ahead = ['w1', 'w2', 'w3'].map((id) => world.createDone(id, 'done', 15 * MINUTE).id);
+			await world.advance(2 * MINUTE);
+			await schedule.activate();
+			await schedule.polls(2);
+			expect({ ahead: timesFired(world, ahead), oracle: verdict(world) }).toEqual({
+				ahead: [0, 0, 0],
+				oracle: 'clean',
+			});
+		});
+
+		test('F2: a list oldest first (pages of 20); an old generation (page 1 of 6) run again an hour after activation: its new outcome fires', async () => {
+			const { world, schedule } = setUp(engine, {
+				order: 'oldestFirst',
+				paging: 'pages',
+				pageSize: 20,
+			});
+			const old = await world.createDoneMany('old_', 101);
+			await world.advance(HOUR);
+			await schedule.activate();
+			await schedule.polls(2);
+			const deep = old[3];
+			world.rerun(deep);
+			world.start(deep);
+			await world.advance(2 * MINUTE);
+			world.finish(deep);
+			await schedule.polls(3);
+			expect({
+				deep: timesFired(world, [deep]),
+				shownAfter: shownAfterLastFinish(world, deep),
+				oracle: verdict(world),
+				// What the oracle excused (no limit should: none of these reads asked for the first page).
+				excusedBy: judge(world).exempt,
+			}).toEqual({
+				deep: [1],
+				shownAfter: 0,
+				oracle: 'clean',
+				excusedBy: { L1: [], L2: [], L3: [], L4: [], L5: [] },
+			});
+		});
+	},
+);
