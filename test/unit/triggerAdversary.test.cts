@@ -560,3 +560,26 @@ describe.each(ENGINES)(
 		});
 	},
 );
+
+describe.each(ENGINES)(
+	"a 40-minute render in a list by creation, in n8n's %s poll engine",
+	(engine: Engine) => {
+		test('B7: a render started, 23 quick ones made and finished in the next 3 min, the render finishes 40 min after it began: it fires', async () => {
+			const { world, schedule } = setUp(engine, BY_CREATION);
+			await world.createDoneMany('old_', 5);
+			await schedule.activate();
+			world.create('render');
+			world.start('render');
+			await world.advance(MINUTE);
+			const quick = await world.createDoneMany('q_', 23);
+			await schedule.polls(40);
+			world.finish('render');
+			await schedule.polls(3);
+			expect({
+				quick: timesFired(world, quick).filter((n) => n === 1).length,
+				render: timesFired(world, ['render']),
+				oracle: verdict(world),
+			}).toEqual({ quick: 23, render: [1], oracle: 'clean' });
+		});
+	},
+);
