@@ -158,6 +158,9 @@ export class ServiceWorld {
 	rateLimit?: ListRateLimit;
 	/** The Date header's clock minus the service's (ms): a front end whose clock is off its workers'. */
 	dateOffsetMs = 0;
+	/** The time the Date header gives on an answer (after this many list requests). */
+	dateHeaderAt = (_listRequests: number, serviceMs: number): number =>
+		serviceMs + this.dateOffsetMs;
 	/** Answers (list requests, 1-based, or every one when true) sent with no Date header. */
 	omitDate: boolean | ((listRequest: number) => boolean) = false;
 	/** How the status is written in list and detail answers (the spec's lower case unless set). */
@@ -383,7 +386,9 @@ export class ServiceWorld {
 		const omit =
 			typeof this.omitDate === 'function' ? this.omitDate(this.listRequests) : this.omitDate;
 		if (omit) return {};
-		return { Date: new Date(this.serviceNow() + this.dateOffsetMs).toUTCString() };
+		return {
+			Date: new Date(this.dateHeaderAt(this.listRequests, this.serviceNow())).toUTCString(),
+		};
 	}
 
 	/** A list request's failure, if one is due: the k-th request, a rate limit, a bad page. */

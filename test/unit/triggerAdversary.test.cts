@@ -438,6 +438,11 @@ describe.each(ENGINES)(
 			['epoch seconds as text', (ms) => String(Math.floor(ms / 1000))],
 			['epoch ms as text', (ms) => String(ms)],
 			['ISO with +09:00', (ms) => new Date(ms + 9 * HOUR).toISOString().replace('Z', '+09:00')],
+			['ISO with microseconds', (ms) => new Date(ms).toISOString().replace('Z', '123Z')],
+			[
+				'SQL text (space, no zone)',
+				(ms) => new Date(ms).toISOString().slice(0, 19).replace('T', ' '),
+			],
 		];
 		test.each(forms)(
 			'D1: finish times as %s: none of 5 old fire, 3 new fire once',
@@ -580,6 +585,34 @@ describe.each(ENGINES)(
 				render: timesFired(world, ['render']),
 				oracle: verdict(world),
 			}).toEqual({ quick: 23, render: [1], oracle: 'clean' });
+		});
+	},
+);
+
+describe.each(ENGINES)(
+	"one answer from a front end with a wrong clock, in n8n's %s poll engine",
+	(engine: Engine) => {
+		test('H1: one list answer (of one poll) carries a Date a day ahead; the next 3 finishing (over the next hour) fire', async () => {
+			const { world, schedule } = setUp(engine, BY_FINISH);
+			await world.createDoneMany('old_', 5);
+			await schedule.activate();
+			await schedule.polls(1);
+			const wrong = world.listRequests + 1;
+			const shown = world.dateHeaderAt;
+			world.dateHeaderAt = (request, serviceMs) =>
+				request === wrong ? serviceMs + DAY : shown(request, serviceMs);
+			await schedule.polls(1);
+			const fresh: string[] = [];
+			for (let i = 0; i < 3; i++) {
+				await world.advance(20 * MINUTE);
+				fresh.push(...(await world.createDoneMany(`n${i}_`, 1)));
+				await schedule.polls(1);
+			}
+			await schedule.polls(1);
+			expect({ fresh: timesFired(world, fresh), oracle: verdict(world) }).toEqual({
+				fresh: [1, 1, 1],
+				oracle: 'clean',
+			});
 		});
 	},
 );
