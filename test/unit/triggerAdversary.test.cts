@@ -616,3 +616,61 @@ describe.each(ENGINES)(
 		});
 	},
 );
+
+describe.each(ENGINES)("long reads broken up, in n8n's %s poll engine", (engine: Engine) => {
+	test('J1: back after an hour off with 601 finished (pages of 20 at 1 s: a read of several polls); n8n restarts after every poll: each fires once', async () => {
+		const { world, schedule } = setUp(engine, { ...BY_CREATION, pageLatencyMs: 1000 });
+		await world.createDoneMany('old_', 7);
+		await schedule.activate();
+		await schedule.polls(1);
+		schedule.deactivate();
+		await world.advance(HOUR);
+		const backlog = await world.createDoneMany('b_', 601);
+		await schedule.activate();
+		for (let i = 0; i < 9; i++) {
+			await schedule.restart();
+			await schedule.polls(1);
+		}
+		const times = timesFired(world, backlog);
+		expect({
+			once: times.filter((n) => n === 1).length,
+			twice: times.filter((n) => n > 1).length,
+			oracle: verdict(world),
+		}).toEqual({ once: 601, twice: 0, oracle: 'clean' });
+	});
+
+	test('J2: the same backlog while the key alternates every poll between this account and another (with 4 finishing there): each fires once', async () => {
+		const { world, schedule } = setUp(engine, { ...BY_CREATION, pageLatencyMs: 1000 });
+		const other = `${world.homeAccount}_b`;
+		await world.createDoneMany('old_', 7);
+		world.create('ob_0', other);
+		world.finish('ob_0');
+		await schedule.activate();
+		await schedule.polls(1);
+		world.useAccount(other);
+		await schedule.polls(1);
+		world.useAccount(world.homeAccount);
+		schedule.deactivate();
+		await world.advance(HOUR);
+		const backlog = await world.createDoneMany('b_', 601);
+		await schedule.activate();
+		const others: string[] = [];
+		for (let i = 0; i < 16; i++) {
+			const account = i % 2 ? world.homeAccount : other;
+			world.useAccount(account);
+			if (i % 4 === 0) {
+				world.create(`o_${i}`, other);
+				world.finish(`o_${i}`);
+				others.push(`o_${i}`);
+			}
+			await schedule.polls(1);
+		}
+		const times = timesFired(world, backlog);
+		expect({
+			once: times.filter((n) => n === 1).length,
+			twice: times.filter((n) => n > 1).length,
+			others: timesFired(world, others),
+			oracle: verdict(world),
+		}).toEqual({ once: 601, twice: 0, others: [1, 1, 1, 1], oracle: 'clean' });
+	});
+});
