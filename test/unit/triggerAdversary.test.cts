@@ -674,3 +674,34 @@ describe.each(ENGINES)("long reads broken up, in n8n's %s poll engine", (engine:
 		}).toEqual({ once: 601, twice: 0, others: [1, 1, 1, 1], oracle: 'clean' });
 	});
 });
+
+describe.each(ENGINES)(
+	"a list with updatedAt and no finish time, in n8n's %s poll engine",
+	(engine: Engine) => {
+		const orders: Array<WorldShape['order']> = ['creation', 'update'];
+		test.each(orders)(
+			'K1: by %s; 3 finish and fire; then a bulk edit tags them and 5 old ones: nothing fires again',
+			async (order) => {
+				const { world, schedule } = setUp(engine, {
+					order,
+					paging: 'pages',
+					pageSize: 20,
+					timeFields: ['createdAt', 'updatedAt'],
+				});
+				const old = await world.createDoneMany('old_', 5);
+				await schedule.activate();
+				await schedule.polls(1);
+				const fresh = await world.createDoneMany('n_', 3);
+				await schedule.polls(2);
+				await world.advance(MINUTE);
+				world.touch([...fresh, ...old]);
+				await schedule.polls(2);
+				expect({
+					fresh: timesFired(world, fresh),
+					old: timesFired(world, old),
+					oracle: verdict(world),
+				}).toEqual({ fresh: [1, 1, 1], old: [0, 0, 0, 0, 0], oracle: 'clean' });
+			},
+		);
+	},
+);
