@@ -705,3 +705,34 @@ describe.each(ENGINES)(
 		);
 	},
 );
+
+describe.each(ENGINES)("the order within a poll, in n8n's %s poll engine", (engine: Engine) => {
+	test.each(['creation', 'finish', 'none'] as Array<WorldShape['order']>)(
+		'M1: a list by %s; 7 finish on workers up to 5 min apart, read in one poll: they come out oldest finish first',
+		async (order) => {
+			const { world, schedule } = setUp(engine, { order, paging: 'pages', pageSize: 3 });
+			await world.createDoneMany('old_', 5);
+			await schedule.activate();
+			await schedule.polls(1);
+			const skews = [0, -5, 3, -2, 4, -4, 1];
+			skews.forEach((skew, i) => world.createDone(`s_${i}`, 'done', skew * MINUTE));
+			await world.advance(1000);
+			const fired = (await schedule.polls(1)).flat();
+			const finishOf = (id: string) => world.get(id).finishedMs!;
+			const out = fired.map((item) => item.id);
+			const sorted = [...out].sort((a, b) => finishOf(a) - finishOf(b));
+			const later = (await schedule.polls(9)).map((items) => items.length);
+			expect({
+				count: out.length,
+				order: out,
+				later,
+				oracle: verdict(world),
+			}).toEqual({
+				count: 7,
+				order: sorted,
+				later: [0, 0, 0, 0, 0, 0, 0, 0, 0],
+				oracle: 'clean',
+			});
+		},
+	);
+});
