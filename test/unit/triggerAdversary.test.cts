@@ -438,6 +438,7 @@ describe.each(ENGINES)(
 			['epoch seconds as text', (ms) => String(Math.floor(ms / 1000))],
 			['epoch ms as text', (ms) => String(ms)],
 			['ISO with +09:00', (ms) => new Date(ms + 9 * HOUR).toISOString().replace('Z', '+09:00')],
+			['epoch seconds with a fraction', (ms) => ms / 1000],
 			['ISO with microseconds', (ms) => new Date(ms).toISOString().replace('Z', '123Z')],
 			[
 				'SQL text (space, no zone)',
@@ -735,4 +736,20 @@ describe.each(ENGINES)("the order within a poll, in n8n's %s poll engine", (engi
 			});
 		},
 	);
+});
+
+describe.each(ENGINES)("a list cut to its newest 50, in n8n's %s poll engine", (engine: Engine) => {
+	test('N1: 83 finished 2 min before activation (33 beyond the cut); a minute after, the user deletes the 31 newest: none of the 83 fire', async () => {
+		const { world, schedule } = setUp(engine, { ...BY_CREATION, newestN: 50 });
+		const batch = await world.createDoneMany('old_', 83);
+		await world.advance(2 * MINUTE);
+		await schedule.activate();
+		await world.advance(MINUTE);
+		world.delete(batch.slice(-31));
+		await schedule.polls(2);
+		expect({
+			fired: timesFired(world, batch).filter((n) => n > 0).length,
+			oracle: verdict(world),
+		}).toEqual({ fired: 0, oracle: 'clean' });
+	});
 });
