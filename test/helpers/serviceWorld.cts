@@ -158,6 +158,8 @@ export class ServiceWorld {
 	rateLimit?: ListRateLimit;
 	/** The Date header's clock minus the service's (ms): a front end whose clock is off its workers'. */
 	dateOffsetMs = 0;
+	/** Called as each list request (1-based count) arrives, before it is answered: what happens meanwhile. */
+	beforeAnswer?: (listRequest: number) => void;
 	/** The time the Date header gives on an answer (after this many list requests). */
 	dateHeaderAt = (_listRequests: number, serviceMs: number): number =>
 		serviceMs + this.dateOffsetMs;
@@ -436,6 +438,7 @@ export class ServiceWorld {
 	/** The answer to one list request (logged as served). */
 	answerList(uri: string): [number, unknown, Record<string, string>] {
 		this.listRequests++;
+		this.beforeAnswer?.(this.listRequests);
 		const query = new URL(uri, APP_URL).searchParams;
 		const account = this.account;
 		const statusFilter = query.get('status');

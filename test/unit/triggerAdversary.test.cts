@@ -753,3 +753,47 @@ describe.each(ENGINES)("a list cut to its newest 50, in n8n's %s poll engine", (
 		}).toEqual({ fired: 0, oracle: 'clean' });
 	});
 });
+
+describe.each(ENGINES)(
+	"deletions between two pages of one poll, in n8n's %s poll engine",
+	(engine: Engine) => {
+		test('P1: 101 finished 3 min before activation (pages of 20 at 2 s); while the activation read is on page 1, the user deletes the 20 newest: none of the 101 fire', async () => {
+			const { world, schedule } = setUp(engine, { ...BY_CREATION, pageLatencyMs: 2000 });
+			const batch = await world.createDoneMany('old_', 101);
+			await world.advance(3 * MINUTE);
+			const first = world.listRequests + 2;
+			world.beforeAnswer = (request) => {
+				if (request === first) world.delete(batch.slice(-20));
+			};
+			await schedule.activate();
+			world.beforeAnswer = undefined;
+			await schedule.polls(2);
+			expect({
+				fired: timesFired(world, batch).filter((n) => n > 0).length,
+				oracle: verdict(world),
+			}).toEqual({ fired: 0, oracle: 'clean' });
+		});
+
+		test('P2: back after an hour off with 101 finished (pages of 20 at 2 s); during the read the user deletes 20 it already read: the other 81 fire once', async () => {
+			const { world, schedule } = setUp(engine, { ...BY_CREATION, pageLatencyMs: 2000 });
+			await world.createDoneMany('old_', 7);
+			await schedule.activate();
+			await schedule.polls(1);
+			schedule.deactivate();
+			await world.advance(HOUR);
+			const backlog = await world.createDoneMany('b_', 101);
+			const first = world.listRequests + 2;
+			world.beforeAnswer = (request) => {
+				if (request === first) world.delete(backlog.slice(-20));
+			};
+			await schedule.activate();
+			world.beforeAnswer = undefined;
+			await schedule.polls(3);
+			const times = timesFired(world, backlog.slice(0, -20));
+			expect({
+				once: times.filter((n) => n === 1).length,
+				twice: times.filter((n) => n > 1).length,
+			}).toEqual({ once: 81, twice: 0 });
+		});
+	},
+);
