@@ -14,7 +14,7 @@
  * creation read as a list by finish: a run again, or a render finishing below the first page, never
  * fires; F2 also shows the oracle excusing it as L3); N1, P1 (what the starting point did not see
  * because of a cut list or a page shift fires later, though it finished before activation).
- * The others held.
+ * The others (A4, A7–A11, B3–B6, C2, D1, D2, E1, J1, J2, M1, P2, Q1) held.
  */
 import nock from 'nock';
 
@@ -805,6 +805,28 @@ describe.each(ENGINES)(
 				once: times.filter((n) => n === 1).length,
 				twice: times.filter((n) => n > 1).length,
 			}).toEqual({ once: 81, twice: 0 });
+		});
+	},
+);
+
+describe.each(ENGINES)(
+	"an activation read cut short, then a restart, in n8n's %s poll engine",
+	(engine: Engine) => {
+		test('Q1: 61 old (pages of 20 at 300 ms); the activation read fails on page 2 (a 429 asking 5 min); n8n restarts; 3 finish: the 3 fire once, none of the 61', async () => {
+			const { world, schedule } = setUp(engine, { ...BY_CREATION, pageLatencyMs: 300 });
+			const old = await world.createDoneMany('old_', 61);
+			world.failRequests.set(2, 300);
+			await schedule.activate();
+			await schedule.restart();
+			await schedule.polls(1);
+			await schedule.restart();
+			const fresh = await world.createDoneMany('n_', 3);
+			await schedule.polls(4);
+			expect({
+				old: timesFired(world, old).filter((n) => n > 0).length,
+				fresh: timesFired(world, fresh),
+				oracle: verdict(world),
+			}).toEqual({ old: 0, fresh: [1, 1, 1], oracle: 'clean' });
 		});
 	},
 );
