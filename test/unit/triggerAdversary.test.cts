@@ -10,7 +10,7 @@
  * ahead, even on ONE answer: the floor jumps and never comes down, what finishes next is lost);
  * A3 (a finishedAt in 2099 before activation fires); A5, A6, C1 (a finish time written two ways,
  * rewritten, or filled in after `done` was shown: fires twice, old ones too); K1 (a list with
- * updatedAt and no finishedAt: a bulk edit fires the edited again); B1, B2, B7, F2 (a list by
+ * updatedAt and no finishedAt, or failed ones without one (K2): a bulk edit fires the edited again); B1, B2, B7, F2 (a list by
  * creation read as a list by finish: a run again, or a render finishing below the first page, never
  * fires; F2 also shows the oracle excusing it as L3); N1, P1 (what the starting point did not see
  * because of a cut list or a page shift fires later, though it finished before activation).
@@ -827,6 +827,32 @@ describe.each(ENGINES)(
 				fresh: timesFired(world, fresh),
 				oracle: verdict(world),
 			}).toEqual({ old: 0, fresh: [1, 1, 1], oracle: 'clean' });
+		});
+	},
+);
+
+describe.each(ENGINES)(
+	"failed ones without a finishedAt, in n8n's %s poll engine",
+	(engine: Engine) => {
+		test('K2: finishedAt only on done ones (failed ones carry updatedAt); 3 fail and fire; a bulk edit tags them: nothing fires again', async () => {
+			const world = new ServiceWorld(BY_FINISH);
+			world.serve();
+			const schedule = new Schedule(world, enginePoller(engine, { events: ['done', 'failed'] }));
+			world.finishText = (ms, id) =>
+				world.get(id).status === 'failed' ? undefined : new Date(ms).toISOString();
+			await world.createDoneMany('old_', 5);
+			await schedule.activate();
+			await schedule.polls(1);
+			const failed = await world.createDoneMany('f_', 3, 'failed');
+			await schedule.polls(2);
+			await world.advance(MINUTE);
+			world.touch(failed);
+			await schedule.polls(2);
+			const judged = judge(world, { events: ['done', 'failed'] });
+			expect({
+				failed: timesFired(world, failed),
+				oracle: judged.clean ? 'clean' : judged.summary,
+			}).toEqual({ failed: [1, 1, 1], oracle: 'clean' });
 		});
 	},
 );
