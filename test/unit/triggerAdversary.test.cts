@@ -2,19 +2,24 @@
  * Adversarial histories for the generation trigger's promise (docs/trigger.md, "Generation
  * events"), driven from outside as a service and n8n would behave (test/helpers/serviceWorld.cts)
  * and judged from the world alone (test/helpers/worldOracle.cts). Each test is one minimal
- * history that breaks the promise beyond the limits L1–L8, or (the last ones) one that held.
- * Tests that FAIL here are findings: the assertion says what the promise owes.
+ * history: one that breaks the promise beyond the limits L1–L8 (it FAILS: the assertion says what
+ * the promise owes), or one that held.
  *
- * Findings (each fails in all three engines): A1, F1 (a Date header behind the workers, or one
- * worker ahead, by more than OVERLAP: what finished before activation fires); A2, H1 (a Date header
- * ahead, even on ONE answer: the floor jumps and never comes down, what finishes next is lost);
- * A3 (a finishedAt in 2099 before activation fires); A5, A6, C1 (a finish time written two ways,
- * rewritten, or filled in after `done` was shown: fires twice, old ones too); K1 (a list with
- * updatedAt and no finishedAt, or failed ones without one (K2): a bulk edit fires the edited again); B1, B2, B7, F2 (a list by
- * creation read as a list by finish: a run again, or a render finishing below the first page, never
- * fires; F2 also shows the oracle excusing it as L3); N1, P1 (what the starting point did not see
- * because of a cut list or a page shift fires later, though it finished before activation).
- * The others (A4, A7–A11, B3–B6, C2, D1, D2, E1, J1, J2, M1, P2, Q1) held.
+ * Findings (each fails in all three engines):
+ * - A1, F1: a Date header behind the workers, or one worker ahead, by more than OVERLAP: what
+ *   finished before activation fires.
+ * - A2, H1: a Date header ahead, even on ONE answer: the floor jumps and never comes down; what
+ *   finishes next is lost (for a day, in H1).
+ * - A3: a finishedAt in 2099, finished before activation, fires.
+ * - A5, A6, C1: a finish time written two ways, rewritten, or filled in after `done` was shown:
+ *   fires twice (A5: old ones fire too).
+ * - K1, K2: a list with updatedAt and no finishedAt (K2: failed ones only): a bulk edit fires the
+ *   edited ones again, old ones too.
+ * - B1, B2, B7, F2: a list by creation taken for a list by finish: a run again, or a render that
+ *   finishes below the first page, never fires (F2: the oracle excuses it as L3).
+ * - N1, P1: what the starting point did not see (a cut list, a page shift) fires later, though it
+ *   finished before activation.
+ * Held: A4, A7–A11, B3–B6, C2, D1, D2, E1, J1, J2, M1, P2, Q1.
  */
 import nock from 'nock';
 
