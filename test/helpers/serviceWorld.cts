@@ -35,6 +35,8 @@ export interface WorldShape {
 	pageSize?: number;
 	/** Each list answer takes this long, on the virtual clock. */
 	pageLatencyMs?: number;
+	/** Each numbered page repeats this many entries of the page before it. */
+	pageOverlap?: number;
 	/** The list shows only its newest N (by its own sort key). */
 	newestN?: number;
 	/** Times written as naive ISO (no zone; UTC meant), else ISO with Z. */
@@ -432,7 +434,7 @@ export class ServiceWorld {
 			return { start, page: Math.floor(start / size) + 1 };
 		}
 		const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
-		return { start: (page - 1) * size, page };
+		return { start: (page - 1) * (size - (this.shape.pageOverlap ?? 0)), page };
 	}
 
 	/** The answer to one list request (logged as served). */

@@ -19,7 +19,7 @@
  *   finishes below the first page, never fires (F2: the oracle excuses it as L3).
  * - N1, P1: what the starting point did not see (a cut list, a page shift) fires later, though it
  *   finished before activation.
- * Held: A4, A7–A11, B3–B6, C2, D1, D2, E1, J1, J2, M1, P2, Q1.
+ * Held: A4, A7–A11, B3–B6, C2, D1, D2, E1, J1, J2, M1, P2, Q1, S1.
  */
 import nock from 'nock';
 
@@ -861,3 +861,28 @@ describe.each(ENGINES)(
 		});
 	},
 );
+
+describe.each(ENGINES)("pages that overlap, in n8n's %s poll engine", (engine: Engine) => {
+	test.each(['creation', 'finish', 'none'] as Array<WorldShape['order']>)(
+		'S1: a list by %s whose pages of 20 each repeat 7 of the page before; 43 finish between two polls: each fires once, none of 29 old',
+		async (order) => {
+			const { world, schedule } = setUp(engine, {
+				order,
+				paging: 'hasMore',
+				pageSize: 20,
+				pageOverlap: 7,
+			});
+			const old = await world.createDoneMany('old_', 29);
+			await schedule.activate();
+			await schedule.polls(1);
+			const fresh = await world.createDoneMany('n_', 43);
+			await schedule.polls(3);
+			const times = timesFired(world, fresh);
+			expect({
+				once: times.filter((n) => n === 1).length,
+				old: timesFired(world, old).filter((n) => n > 0).length,
+				oracle: verdict(world),
+			}).toEqual({ once: 43, old: 0, oracle: 'clean' });
+		},
+	);
+});
