@@ -3,7 +3,8 @@
 //   CHROMIUM=/usr/bin/chromium <Node 22+> scripts/screenshots.js
 // (Node 22+ for its built-in WebSocket; the demo's cached Node 24 will do). It logs in as the
 // demo's owner, opens each view in headless Chromium through the DevTools protocol, and writes
-// PNGs to docs/images/ (not part of the npm package: `files` in package.json lists dist only).
+// PNGs to .github/images/: outside the package (`files` lists dist only) and outside `n8n-node
+// build`'s copy of every **/*.{png,svg} (it skips dot-folders), so both builds ship the same files.
 'use strict';
 const { spawn } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
@@ -11,7 +12,7 @@ const { join } = require('node:path');
 
 const N8N = process.env.N8N_URL || 'http://127.0.0.1:5678';
 const CHROMIUM = process.env.CHROMIUM || 'chromium';
-const OUT = join(__dirname, '..', 'docs', 'images');
+const OUT = join(__dirname, '..', '.github', 'images');
 const DEBUG_PORT = Number(process.env.DEBUG_PORT || 9333);
 const LOGIN = { emailOrLdapLoginId: 'demo@example.com', password: 'Demo-Passw0rd' };
 const BROWSER_ID = 'screenshots';
@@ -21,13 +22,6 @@ const VIEWS = [
 	{ file: 'generation-finished-post.png', workflow: 'scExampleTrigger' },
 	{ file: 'post-create-panel.png', workflow: 'scExampleTrigger', node: 'post-to-x-and-linkedin' },
 	{ file: 'start-generation-panel.png', workflow: 'scExampleGenPost', node: 'generate-slideshow' },
-	// A new List Inputs row for a format that takes no list: it says so, not marked wrong.
-	{
-		file: 'list-input-new-row.png',
-		workflow: 'scExampleGenPost',
-		node: 'generate-slideshow',
-		click: 'Add List Input',
-	},
 ];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

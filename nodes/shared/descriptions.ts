@@ -62,7 +62,7 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TIMEOUT_S,
 			description:
-				'How long a request may wait for the service without hearing from it. A read that times out is tried again; a create is not (it may have gone through).',
+				'How long a request may take, up to the end of its whole answer: an answer still arriving then is cut. A file download may take longer: it is cut only after this long without data. A read that times out is tried again; a create is not (it may have gone through).',
 		},
 	],
 };

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, saveDownload, type RunContext } from './transport';
+import { apiRequest, outOfTime, saveDownload, type RunContext } from './transport';
 import { shortDate } from './dates';
 import { fetchFormats } from './formats';
 import { walkPages } from './paging';
@@ -48,33 +48,50 @@ export interface WaitOptions {
 	timeoutMs: number;
 	firstIntervalMs: number;
 	maxIntervalMs: number;
-	/** At the timeout, answer the generation as it is (still queued or running) instead of failing. */
+	/**
+	 * At the timeout or the run's deadline (a tool call's bound), answer the generation as last
+	 * seen (still queued or running) instead of failing.
+	 */
 	answerWhenTimedOut?: boolean;
 }
 
+/** A generation as the wait left it: done, or (answerWhenTimedOut) as last seen when time ran out. */
+export interface Waited {
+	generation: IDataObject;
+	/** The service asked to wait this long before the next check (a 429 the time left could not take). */
+	retryInMs?: number;
+}
+
 /**
- * Polls a generation until `done` or `failed`, backing off from a few seconds, against a real
- * elapsed-time deadline; stops when the execution is cancelled. `failed` and the deadline are
- * errors that name the generation, so nothing started is lost.
+ * Polls the `started` generation until `done` or `failed`, backing off from a few seconds, until
+ * the timeout or the run's deadline, whichever is first; stops when the execution is cancelled.
+ * `failed` and the timeout are errors that name the generation, so nothing started is lost.
  */
 export async function waitForGeneration(
 	ctx: IExecuteFunctions,
 	run: RunContext,
-	id: string,
+	started: IDataObject,
 	itemIndex: number,
 	options: WaitOptions,
-): Promise<IDataObject> {
-	const deadline = run.clock.now() + options.timeoutMs;
+): Promise<Waited> {
+	const id = String(started.id);
+	const deadline = Math.min(run.clock.now() + options.timeoutMs, run.deadlineMs ?? Infinity);
 	const signal = ctx.getExecutionCancelSignal();
 	let interval = options.firstIntervalMs;
+	let generation = started;
 	for (;;) {
-		const generation = await getGeneration(run, id, itemIndex).catch((error: unknown) => {
+		try {
+			generation = await getGeneration(run, id, itemIndex);
+		} catch (error) {
+			// The run's deadline left no time for this check (or its 429's wait): as last seen.
+			const late = outOfTime(error);
+			if (late && options.answerWhenTimedOut) return { generation, retryInMs: late.retryInMs };
 			throw whileWaiting(error, id);
-		});
-		if (generation.status === 'done') return generation;
+		}
+		if (generation.status === 'done') return { generation };
 		if (generation.status === 'failed') throw generationFailedError(ctx, generation, itemIndex);
 		const left = deadline - run.clock.now();
-		if (left <= 0 && options.answerWhenTimedOut) return generation;
+		if (left <= 0 && options.answerWhenTimedOut) return { generation };
 		if (left <= 0) {
 			throw withGenerationId(
 				new NodeApiError(

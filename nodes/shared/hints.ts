@@ -2,10 +2,13 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 /**
  * The operations an error's advice points to, named as the panel shows them and as a tool's caller
- * sends them: a person reads the label, an agent or MCP client the values.
+ * sends them: a person reads the label, an agent or MCP client the values. Written out, since the
+ * trigger reaches these through nodes/shared, which takes nothing from the action node;
+ * test/unit/hints.test.cts holds them to the node's description.
  */
-const OPERATIONS = {
+export const OPERATIONS = {
 	getGeneration: ['Studio → Get Generation', 'studio', 'getGeneration'],
+	listGenerations: ['Studio → Get Many Generations', 'studio', 'listGenerations'],
 	getCredits: ['Studio → Get Credits', 'studio', 'getCredits'],
 	listFormats: ['Studio → Get Many Formats', 'studio', 'listFormats'],
 	listChannels: ['Channel → Get Many', 'channel', 'list'],

@@ -42,6 +42,17 @@ export interface PagePosition {
 }
 
 /**
+ * How a paged read ended, when the service's paging went round in circles: it gave a cursor it
+ * had given before (A → B → A), or a page it had sent before (a list claiming `totalPages: 1e9`
+ * that sends its pages again). Reading on would only repeat them: the read stops there.
+ */
+export interface PagingLoop {
+	/** The page (1-based) whose answer repeated. */
+	page: number;
+	what: 'cursor' | 'page';
+}
+
+/**
  * Reads a list that may or may not be paged. The spec does not say: a plain array is one page;
  * an object wrapping the list is followed while it reports more, by the cursor it gives
  * (`nextCursor`/`cursor`, sent back as `cursor`) or else page by page (`page` query; `pages`/
@@ -62,13 +73,17 @@ export async function walkPages(
 		from?: PagePosition;
 	},
 	visit: (list: unknown[], next: PagePosition | undefined) => boolean,
-): Promise<{ next?: PagePosition }> {
+): Promise<{ next?: PagePosition; loop?: PagingLoop }> {
 	// A list that says how many pages it has is read to its stated end (up to MAX_STATED_PAGES).
 	let maxPages = options.maxPages ?? MAX_PAGES;
 	const first = options.from?.page ?? 1;
 	let qs = positionQuery(options.qs, options.from);
 	let previous: string | undefined;
 	let next: PagePosition | undefined;
+	// Every page and cursor read so far (pages by a hash of what tells them apart).
+	const pagesRead = new Set<number>();
+	const cursorsRead = new Set<string | number>();
+	if (options.from?.cursor !== undefined) cursorsRead.add(options.from.cursor);
 	for (let page = first; page < first + maxPages; page++) {
 		const response = await apiRequest(
 			run,
@@ -80,12 +95,19 @@ export async function walkPages(
 		const seen = `${list.length}|${JSON.stringify(list[0])}|${JSON.stringify(list[list.length - 1])}`;
 		if (seen === previous) return {};
 		previous = seen;
+		// A page sent before, not the one just before (a service that ignores `page`): a loop.
+		if (pagesRead.has(hashOf(seen))) return { loop: { page, what: 'page' } };
+		pagesRead.add(hashOf(seen));
 		if (options.maxPages === undefined)
 			maxPages = Math.max(maxPages, Math.min(pageCount(response) ?? 0, MAX_STATED_PAGES));
 		const cursor = nextCursor(response);
 		const more = (cursor !== undefined || hasMorePages(response, page)) && list.length > 0;
 		next = more ? { page: page + 1, ...(cursor !== undefined ? { cursor } : {}) } : undefined;
-		if (!visit(list, next) || !next) return { next };
+		const goOn = visit(list, next);
+		if (!goOn || !next) return { next };
+		if (cursor !== undefined && cursorsRead.has(cursor))
+			return { loop: { page: page + 1, what: 'cursor' } };
+		if (cursor !== undefined) cursorsRead.add(cursor);
 		qs = positionQuery(options.qs, next);
 	}
 	// The page guard: the service still says there is more.
@@ -131,6 +153,26 @@ export async function walkPagesBackward(
 	return {};
 }
 
+/** A 53-bit hash of a text (cyrb53): a page's mark, kept for every page read, small whatever the page. */
+function hashOf(text: string): number {
+	let h1 = 0xdeadbeef;
+	let h2 = 0x41c6ce57;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		h1 = Math.imul(h1 ^ code, 2654435761);
+		h2 = Math.imul(h2 ^ code, 1597334677);
+	}
+	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+	return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** The notice a list's output gets when its service's paging went round in circles. */
+export function loopNotice(loop: PagingLoop, results: string): string {
+	const gave = loop.what === 'cursor' ? 'a cursor' : 'a page';
+	return `The list stopped at page ${loop.page.toLocaleString('en-US')} (${results}): the service gave ${gave} it had already given, so reading on would only repeat what was read. The output holds each page once; if the list looks short, the service's paging is at fault.`;
+}
+
 /** The query of a page: its cursor when the service gave one, else its number (none for the first). */
 function positionQuery(
 	qs: IDataObject | undefined,
@@ -151,10 +193,12 @@ export async function readList(
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
 	const results: unknown[] = [];
-	const { next } = await walkPages(run, path, { ...options, itemIndex }, (list) => {
+	const { next, loop } = await walkPages(run, path, { ...options, itemIndex }, (list) => {
 		results.push(...list);
 		return results.length < limit;
 	});
+	if (loop)
+		noticeOnOutput(ctx, loopNotice(loop, `${results.length.toLocaleString('en-US')} results`));
 	if (next && results.length < limit) {
 		// Never a silent cut: the list goes on past the page guard.
 		const count = (n: number) => n.toLocaleString('en-US');

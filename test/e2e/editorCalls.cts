@@ -142,10 +142,12 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 	]);
 	// A list input is hidden among the fields: List Inputs takes it, one entry per line.
 	expect(
-		(await formatInputFields(n8n, 'slideshow')).find((field) => field.id === 'captions'),
+		(await formatInputFields(n8n, 'slideshow')).find(
+			(field) => field.id === 'list:string:optional:captions',
+		),
 	).toMatchObject({
-		displayName: 'Captions (list of texts)',
-		type: 'string',
+		displayName: 'Captions',
+		type: 'array',
 		required: false,
 		display: false,
 	});
@@ -161,6 +163,7 @@ export async function expectEditorDropdowns(n8n: N8n): Promise<void> {
 		expect.arrayContaining(['All X Channels', 'All LinkedIn Channels', 'Sandbox on X · X']),
 	);
 	expect(await textPerChannelChoices(n8n, ['ch_x'])).toEqual([
+		{ name: 'Choose a Channel', value: '' },
 		{ name: 'Sandbox on X · X', value: 'ch_x' },
 	]);
 	// The known settings of the post's networks only: X's for an X channel.

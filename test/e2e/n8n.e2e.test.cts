@@ -337,7 +337,8 @@ describe('in a real n8n, against the sandbox', () => {
 		const run = await execute('e2eFaults');
 		expect(run.items('Check Connection')[0].json).toMatchObject({ ok: true });
 		expect(run.items('Get Brand Profile')[0].json).toEqual({
-			error: 'The service answered with something that is not JSON',
+			error:
+				"The service's answer could not be read safely (JSON that does not parse); nothing from it is shown",
 		});
 		expect(run.items('Score')[0].json).toMatchObject({ score: expect.any(Number) });
 		expect(faults).toEqual([]);

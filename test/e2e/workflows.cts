@@ -91,13 +91,13 @@ export const RESOURCE_WORKFLOWS: Record<string, IDataObject> = {
 				'slideshow',
 				{ hook: '5 habits' },
 				{
-					// Format Inputs as the editor saves them: the list kept hidden, its label saying so.
+					// Format Inputs as the editor saves them: the list kept hidden, its id saying so.
 					inputs: formatInputs({ hook: '5 habits' }, [
 						{ id: 'hook', type: 'string' },
 						{
-							id: 'captions',
-							displayName: 'Captions (list of texts)',
-							type: 'string',
+							id: 'list:string:optional:captions',
+							displayName: 'Captions',
+							type: 'array',
 							display: false,
 						},
 					]),

@@ -171,7 +171,7 @@ describe('faults', () => {
 		fault({ path: '/brand', kind: 'login', count: 1 });
 		const out = await batch({ resource: 'account', operation: 'getBrandProfile' }, 3);
 		expect(out.map((item) => item.json.error ?? 'ok')).toEqual([
-			'The service answered with something that is not JSON',
+			"The service's answer could not be read safely (JSON that does not parse); nothing from it is shown",
 			'The Instance URL serves a web page, not the API',
 			'ok',
 		]);
@@ -181,7 +181,9 @@ describe('faults', () => {
 		fault({ path: '/hooks/score', kind: 'status', status: 401, count: 1, skip: 0 });
 		const out = await batch({ resource: 'hook', operation: 'score', text: '={{ $json.text }}' }, 5);
 		expect(out.filter((item) => item.json.error)).toHaveLength(1);
-		expect(String(out.find((item) => item.json.error)?.json.error)).toContain('(401)');
+		expect(String(out.find((item) => item.json.error)?.json.error)).toContain(
+			'rejected the API key',
+		);
 	});
 
 	test('the totals', () => {

@@ -20,6 +20,12 @@ import {
 	runChain,
 	START_NODE_TYPE,
 } from '../helpers/harness.cjs';
+import {
+	addAllInputs,
+	refreshInputs,
+	removeAllInputs,
+	typeInput,
+} from '../helpers/mapperEditor.cjs';
 import { createSandbox } from '../helpers/sandbox.cjs';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -128,7 +134,14 @@ describe.each(SHAPES)('format records whose inputs are %s', (shape) => {
 		'%s: its inputs as fields; filled, the start is accepted',
 		async (_id, format) => {
 			const fields = await fieldsOf(format.id);
-			expect(fields.map((field) => field.id)).toEqual(format.inputs.map((input) => input.name));
+			// A list input's field: its id says what it is, its input, its items' type, and if required.
+			expect(fields.map((field) => field.id)).toEqual(
+				format.inputs.map((input) =>
+					shape !== 'names' && input.type === 'array'
+						? `list:${input.items}:${input.required ? 'required' : 'optional'}:${input.name}`
+						: input.name,
+				),
+			);
 			if (shape === 'names') {
 				// A bare list of names says nothing of required or type: every field offered, none marked.
 				expect(fields.every((field) => !field.required && field.type === undefined)).toBe(true);
@@ -142,7 +155,7 @@ describe.each(SHAPES)('format records whose inputs are %s', (shape) => {
 						input.options
 							? ['options', true]
 							: input.type === 'array'
-								? ['string', false]
+								? ['array', false]
 								: [input.type, true],
 					),
 				);
@@ -151,9 +164,9 @@ describe.each(SHAPES)('format records whose inputs are %s', (shape) => {
 			const filled = Object.fromEntries(
 				shown.map((field) => [field.id, sampleValue(field, format.inputs[fields.indexOf(field)])]),
 			);
-			const lists = fields
-				.filter((field) => !field.display)
-				.map((field) => ({ name: field.id, entries: `first ${field.id}\nsecond ${field.id}` }));
+			const lists = format.inputs
+				.filter((input) => shape !== 'names' && input.type === 'array')
+				.map(({ name }) => ({ name, entries: `first ${name}\nsecond ${name}` }));
 			const inputs = formatInputs(filled, fields);
 			const result = await start({
 				...startGeneration(format.id, {}),
@@ -234,13 +247,17 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 
 	/**
 	 * Cuts given under List Inputs; or, `keptInMapper`, left in Format Inputs' values where the panel
-	 * no longer shows them (an earlier form of the field, or a format whose inputs changed).
+	 * no longer shows them (an earlier form of the field, or a format whose inputs changed). With
+	 * `listLabel`, the list's hidden field is labelled so.
 	 */
 	async function startWith(
 		cuts: string | number[],
 		keptInMapper = false,
+		listLabel?: string,
 	): Promise<{ error?: Error; sent?: IDataObject; hints: string[] }> {
-		const listed = await fields();
+		const listed = (await fields()).map((field) =>
+			listLabel && !field.display ? { ...field, displayName: listLabel } : field,
+		);
 		let sent: IDataObject | undefined;
 		nock(APP)
 			.post('/api/public/v1/studio/generations', (body: IDataObject) => {
@@ -267,13 +284,22 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 		return { error: result.error, sent, hints };
 	}
 
-	test('hidden in Format Inputs, its label saying it is a list of numbers (List Inputs fills it)', async () => {
-		expect((await fields()).find((field) => field.id === 'cuts')).toMatchObject({
-			displayName: 'Cuts (list of numbers)',
-			type: 'string',
+	test("hidden in Format Inputs, a list (n8n's array) whose id says its input and its items' type (List Inputs fills it)", async () => {
+		expect((await fields()).find((field) => field.displayName === 'Cuts')).toEqual({
+			id: 'list:number:optional:cuts',
+			displayName: 'Cuts',
+			type: 'array',
 			required: false,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
 			display: false,
 		});
+	});
+
+	test('the type is read from the id, not the label: a list field labelled otherwise (another language) still takes numbers', async () => {
+		const { error, sent } = await startWith('2\n5', false, 'Schnitte (Liste von Zahlen)');
+		expect(error).toBeUndefined();
+		expect(sent).toEqual({ formatId: 'timeline', input: { prompt: 'a film', cuts: [2, 5] } });
 	});
 
 	test.each([
@@ -292,7 +318,7 @@ describe('a list input of numbers (JSON Schema items), as the panel shows and se
 		expect(error).toBeUndefined();
 		expect(sent).toEqual({ formatId: 'timeline', input: { prompt: 'a film' } });
 		expect(hints).toEqual([
-			'Format Inputs keeps a value for "Cuts", "gone", which its panel no longer shows: it was not sent. Fill lists under List Inputs; open Format Inputs and refresh it to clear the rest.',
+			'Format Inputs keeps a value for "Cuts", "gone", which its panel no longer shows: it was not sent. Give lists under List Inputs, one entry per line. To remove the value, open Format Inputs, refresh its list of inputs, then change any input there.',
 		]);
 	});
 
@@ -357,6 +383,73 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 		});
 	});
 
+	test('Format Inputs → "Remove All Inputs", then "Add All Inputs" (n8n marks the hidden list removed and brings back only the fields it shows): the list is still the format\'s, and sent', async () => {
+		const emptied = addAllInputs(removeAllInputs(formatInputs({}, await fieldsOf('slideshow'))));
+		const result = await start({
+			...startGeneration('slideshow', {}),
+			inputs: typeInput(emptied, 'hook', 'Three mistakes'),
+			listInputs: { input: [{ name: '', entries: 'Intro\nOutro' }] } as INodeParameters,
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.state.generations[0].input).toEqual({
+			hook: 'Three mistakes',
+			captions: ['Intro', 'Outro'],
+		});
+	});
+
+	/** Format Inputs as a panel of another shape saved it: a value under the list's name. */
+	const keptUnderListName = () =>
+		formatInputs({ hook: 'Three mistakes', captions: 'Old one, old two' }, [
+			{ id: 'hook', displayName: 'Hook', type: 'string', required: true },
+			{ id: 'captions', displayName: 'Captions', type: 'string' },
+		]);
+	const hintsOf = (result: Awaited<ReturnType<typeof start>>) =>
+		(result.run.data.resultData.runData.Node?.[0]?.hints ?? []).map((hint) => hint.message);
+
+	test("a value kept under a list's name, then Refresh and an input changed, as the notice says: gone from the saved node; the next run sends the rest and says nothing of it", async () => {
+		const refreshed = refreshInputs(keptUnderListName(), await fieldsOf('slideshow'));
+		const inputs = typeInput(refreshed, 'hook', 'Three mistakes!');
+		expect((inputs as { value: IDataObject }).value).toEqual({ hook: 'Three mistakes!' });
+		const result = await start({ ...startGeneration('slideshow', {}), inputs });
+		expect(result.error).toBeUndefined();
+		expect(hintsOf(result)).toEqual([]);
+		expect(sandbox.state.generations[0].input).toEqual({ hook: 'Three mistakes!' });
+	});
+
+	test("a value kept under a list's name, the list filled under List Inputs as the notice says: the entries are sent, and no notice says the list was not", async () => {
+		const loaded = await fieldsOf('slideshow');
+		const result = await start({
+			...startGeneration('slideshow', {}),
+			inputs: formatInputs({ hook: 'Three mistakes', captions: 'Old one, old two' }, loaded),
+			listInputs: { input: [{ name: '', entries: 'Intro\nOutro' }] } as INodeParameters,
+		});
+		expect(result.error).toBeUndefined();
+		expect(hintsOf(result)).toEqual([]);
+		expect(sandbox.state.generations[0].input).toEqual({
+			hook: 'Three mistakes',
+			captions: ['Intro', 'Outro'],
+		});
+	});
+
+	test('a node saved with an older list field (Captions shown, one line), against a service answering as NestJS does: the 400 names the field the service named', async () => {
+		sandbox.config.profile = 'postiz';
+		try {
+			const result = await start({
+				...startGeneration('slideshow', {}),
+				inputs: keptUnderListName(),
+			});
+			expect(result.error?.message).toBe(
+				'The service rejected the request: input.captions must be a list of strings',
+			);
+			expect((result.error as { description?: string }).description).toBe(
+				'Fix "input.captions", the field the service named, and run again.',
+			);
+			expect(sandbox.state.counts.generationsStarted).toBe(0);
+		} finally {
+			sandbox.config.profile = 'spec';
+		}
+	});
+
 	test.each([
 		[
 			'an input that is not a list',
@@ -375,7 +468,7 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 			...startGeneration('slideshow', {}),
 			inputs: formatInputs(
 				{ hook: 'Three mistakes' },
-				fields.filter((field) => field.id !== 'captions'),
+				fields.filter((field) => field.display),
 			),
 			listInputs: { input: [{ name: 'captions', entries: 'a\nb, c' }] } as INodeParameters,
 		});
@@ -407,8 +500,8 @@ describe('List Inputs: a slideshow’s captions, as a user types them', () => {
 		expect(fields).toEqual([
 			expect.objectContaining({ id: 'title', required: false, display: true }),
 			expect.objectContaining({
-				id: 'slides',
-				displayName: 'Slides (list of texts, required)',
+				id: 'list:string:required:slides',
+				displayName: 'Slides',
 				required: false,
 				display: false,
 			}),

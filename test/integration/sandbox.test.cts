@@ -256,7 +256,9 @@ describe('against the sandbox', () => {
 		fault({ path: '/brand', kind: 'malformed' });
 		expect(
 			(await run({ resource: 'account', operation: 'getBrandProfile' })).result.error?.message,
-		).toBe('The service answered with something that is not JSON');
+		).toBe(
+			"The service's answer could not be read safely (JSON that does not parse); nothing from it is shown",
+		);
 		fault({ path: '/brand', kind: 'login' });
 		expect(
 			(await run({ resource: 'account', operation: 'getBrandProfile' })).result.error?.message,

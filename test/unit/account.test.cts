@@ -1,4 +1,6 @@
-import { API_KEY, API_PATH, api, NODE, runAction } from '../helpers/fixtures.cjs';
+import type { NodeApiError } from 'n8n-workflow';
+
+import { API_KEY, API_PATH, api, NODE, OAUTH_TOKEN, runAction } from '../helpers/fixtures.cjs';
 
 describe('Account', () => {
 	test('Check Connection: GET /agents/ping with the raw key, output the ping result', async () => {
@@ -36,11 +38,30 @@ describe('Account', () => {
 		scope.done();
 	});
 
-	test('Check Connection: a wrong key fails with the 401 advice', async () => {
+	test('Check Connection, a wrong key on an API-key credential: advice for API keys only, the status once (n8n shows the code beside the message)', async () => {
 		api().get(`${API_PATH}/agents/ping`).reply(401);
 		const result = await runAction({ resource: 'account', operation: 'checkConnection' });
-		expect(result.error?.message).toContain(
-			'the API key or token is missing, wrong, or was revoked',
+		const error = result.error as NodeApiError;
+		expect(error.message).toBe('The service rejected the API key: it is wrong, or was revoked');
+		expect(error.description).toBe(
+			'Open the credential "test credential" (Social Content API) and paste a valid API key, created in the application under its agents area.',
 		);
+		expect(error.httpCode).toBe('401');
+	});
+
+	test('Check Connection, a revoked OAuth2 app: advice to reconnect, not to check a key; the status once', async () => {
+		api({ token: OAUTH_TOKEN }).get(`${API_PATH}/agents/ping`).reply(401);
+		const result = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ authentication: 'oAuth2' },
+		);
+		const error = result.error as NodeApiError;
+		expect(error.message).toBe(
+			"The service rejected the OAuth2 token: the app's access was revoked",
+		);
+		expect(error.description).toBe(
+			'Its tokens never expire, so a rejected one was revoked. Open the credential "test credential" (Social Content OAuth2 API) and click "Connect my account" (or "Reconnect").',
+		);
+		expect(error.httpCode).toBe('401');
 	});
 });

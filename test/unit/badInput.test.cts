@@ -25,6 +25,11 @@ const formats = () =>
 	api()
 		.get(`${API_PATH}/studio/formats`)
 		.reply(200, [{ id: 'slideshow', credits: 10 }, { id: 'free_form' }]);
+/** The service refusing a start with this status and body; the format list served after. */
+const startRefused = (status: number, body: IDataObject) => () => {
+	api().post(`${API_PATH}/studio/generations`).reply(status, body);
+	formats();
+};
 const id = (value: string) => ({ __rl: true, mode: 'id', value });
 const post = (extra: IDataObject) => ({
 	resource: 'post',
@@ -148,12 +153,21 @@ const CASES: Case[] = [
 		start({ format: id('carousel') }),
 		'There is no format "carousel" on this instance: send one of slideshow, free_form.',
 		'NodeOperationError',
-		() => {
-			api()
-				.post(`${API_PATH}/studio/generations`)
-				.reply(400, { errors: [{ field: 'formatId', message: 'unknown format' }] });
-			formats();
-		},
+		startRefused(400, { errors: [{ field: 'formatId', message: 'unknown format' }] }),
+	],
+	[
+		'start: unknown format refused with a 404 "Format not found": the formats are named (#68)',
+		start({ format: id('carousel') }),
+		'There is no format "carousel" on this instance: send one of slideshow, free_form.',
+		'NodeOperationError',
+		startRefused(404, { msg: 'Format not found' }),
+	],
+	[
+		'start: unknown format refused with a 400 that does not say "format": the formats are named (#68)',
+		start({ format: id('carousel') }),
+		'There is no format "carousel" on this instance: send one of slideshow, free_form.',
+		'NodeOperationError',
+		startRefused(400, { message: ['invalid id'], error: 'Bad Request', statusCode: 400 }),
 	],
 	[
 		'start: the service refuses something else than the format: its own words, at once',
@@ -438,6 +452,12 @@ const CASES: Case[] = [
 		'NodeOperationError',
 	],
 	[
+		"post create: a closed choice inside Settings (X's Who Can Reply: nobody), refused before sending (#68)",
+		post({ settings: { xWhoCanReply: [{ value: '={{ "nobody" }}' }] } }),
+		'X: Who Can Reply cannot be "nobody": send one of everyone (Everyone), following (Following), mentionedUsers (Mentioned Users), subscribers (Subscribers), verified (Verified).',
+		'NodeOperationError',
+	],
+	[
 		'score: a platform no list has, by an expression, refused naming the ones to send',
 		{
 			resource: 'hook',
@@ -629,6 +649,13 @@ const CASES: Case[] = [
 		channels,
 	],
 	[
+		'create: a text for a channel left at its first choice (a new row)',
+		post({ options: { channelTexts: { text: [{ channel: '', text: 'Hi' }] } } }),
+		'A text under "Text Per Channel" has no channel chosen',
+		'NodeOperationError',
+		channels,
+	],
+	[
 		'create: the service requires a setting',
 		post({ channels: ['ch_li'] }),
 		'The service rejected the request: posts[0].settings.title: is required for LinkedIn',
@@ -705,7 +732,7 @@ const CASES: Case[] = [
 	[
 		'wrong API key',
 		{ resource: 'account', operation: 'checkConnection' },
-		/^The service rejected the credential \(401\)/,
+		'The service rejected the API key: it is wrong, or was revoked',
 		'NodeApiError',
 		() => api().get(`${API_PATH}/agents/ping`).reply(401, {}),
 	],
@@ -760,5 +787,39 @@ describe('bad input: every case fails its item with a message that says what to 
 		expect(error.name).toBe(kind);
 		expect(typeof error.context?.itemIndex).toBe('number');
 		expect(error.description ?? '').not.toBe('');
+	});
+});
+
+test('a setting of another network: the way back to a list that follows Applies To says to reopen the node\'s panel, not "once reopened"', async () => {
+	channels();
+	const result = await runAction(
+		post({ settings: { setting: [{ target: 'network:x', name: 'tiktok:title', value: 'T' }] } }),
+	);
+	expect((result.error as { description?: string }).description).toBe(
+		'Under "Applies To" choose a TikTok channel or "All TikTok Channels"; or, to keep X, close the node\'s panel and open it again (its "Setting Name" list then shows X\'s settings) and choose the setting there.',
+	);
+});
+
+describe('a 400 in the form the real backend writes (#68)', () => {
+	test('class-validator\'s "platform must be one of …": the field and the values it allows are named', async () => {
+		api()
+			.post(`${API_PATH}/hooks/score`)
+			.reply(400, {
+				message: ['platform must be one of the following values: x, linkedin'],
+				error: 'Bad Request',
+				statusCode: 400,
+			});
+		const result = await runAction(
+			{ resource: 'hook', operation: 'score', text: 'Stop: read this' },
+			{ onError: 'continueRegularOutput' },
+		);
+		const [failed] = result.output('Social Content');
+		const error = failed.error as Error & { description?: string };
+		expect(error.message).toBe(
+			'The service rejected the request: platform must be one of the following values: x, linkedin',
+		);
+		expect(error.description).toBe(
+			'Fix "platform", the field the service named: send one of x, linkedin, and run again.',
+		);
 	});
 });

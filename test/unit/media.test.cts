@@ -11,7 +11,7 @@ import {
 } from '../helpers/fixtures.cjs';
 import { runChain, START_NODE_TYPE, ACTION_NODE_TYPE } from '../helpers/harness.cjs';
 import nock from 'nock';
-import { notPublicReason } from '../../nodes/SocialContent/actions/media/publicAddress';
+import { notPublicReason } from '../../nodes/shared/publicAddress';
 import { MAX_PAGES } from '../../nodes/shared/paging';
 
 const png = Buffer.from('89504e470d0a1a0a-fake-png', 'utf8');
@@ -162,13 +162,17 @@ describe('Media → Get Many', () => {
 		scope.done();
 	});
 
-	test('a list that never ends is cut at the page guard, and the run says so (never a silent cut)', async () => {
-		let page = 0;
+	/** GET /media answering `times` pages, each as `answer` makes it from the query (page, cursor). */
+	const servePages = (times: number, answer: (query: URLSearchParams) => object) =>
 		api()
 			.get(`${API_PATH}/media`)
 			.query(true)
-			.times(MAX_PAGES + 1)
-			.reply(200, () => ({ results: [{ id: `file ${++page}` }], hasMore: true }));
+			.times(times)
+			.reply(200, (uri) => answer(new URL(uri, APP_URL).searchParams));
+
+	test('a list that never ends is cut at the page guard, and the run says so (never a silent cut)', async () => {
+		let page = 0;
+		servePages(MAX_PAGES + 1, () => ({ results: [{ id: `file ${++page}` }], hasMore: true }));
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
 		expect(result.output(NODE)).toHaveLength(MAX_PAGES);
 		expect(page).toBe(MAX_PAGES);
@@ -181,20 +185,50 @@ describe('Media → Get Many', () => {
 
 	test('a list that says how many pages it has is read to its end, past the guard for lists that do not', async () => {
 		const pages = MAX_PAGES + 7;
-		api()
-			.get(`${API_PATH}/media`)
-			.query(true)
-			.times(pages)
-			.reply(200, (uri) => {
-				const page = Number(new URL(uri, APP_URL).searchParams.get('page') ?? 1);
-				return { results: [{ id: `file ${page}` }], pages };
-			});
+		servePages(pages, (query) => ({ results: [{ id: `file ${query.get('page') ?? 1}` }], pages }));
 		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
 		expect(result.output(NODE).map((item) => item.json.id)).toEqual(
 			Array.from({ length: pages }, (_, index) => `file ${index + 1}`),
 		);
 		expect(result.run.data.resultData.runData[NODE][0].hints ?? []).toEqual([]);
 	}, 120_000);
+
+	const hintsOf = (result: Awaited<ReturnType<typeof runAction>>) =>
+		(result.run.data.resultData.runData[NODE][0].hints ?? []).map((hint) => hint.message);
+
+	test('a cursor that loops (A → B → A) stops at the first cursor given again, with a notice (#68)', async () => {
+		let served = 0;
+		// Each answer new, its cursor going round: none → A → B → A …
+		servePages(7, (query) => ({
+			results: [{ id: `file ${++served}` }],
+			nextCursor: query.get('cursor') === 'A' ? 'B' : 'A',
+		}));
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['file 1', 'file 2', 'file 3']);
+		expect(served).toBe(3);
+		expect(hintsOf(result)).toEqual([
+			"The list stopped at page 4 (3 results): the service gave a cursor it had already given, so reading on would only repeat what was read. The output holds each page once; if the list looks short, the service's paging is at fault.",
+		]);
+		nock.cleanAll();
+	});
+
+	test('an answer claiming totalPages 1e9 whose pages come round again stops at the first page sent again, with a notice (#68)', async () => {
+		let served = 0;
+		servePages(7, (query) => {
+			served++;
+			const page = Number(query.get('page') ?? 1);
+			return { results: [{ id: `file ${((page - 1) % 3) + 1}` }], totalPages: 1e9 };
+		});
+		const result = await runAction({ resource: 'media', operation: 'list', returnAll: true });
+		expect(result.output(NODE).map((item) => item.json.id)).toEqual(['file 1', 'file 2', 'file 3']);
+		expect(served).toBe(4);
+		expect(hintsOf(result)).toEqual([
+			expect.stringMatching(
+				/^The list stopped at page 4 \(3 results\): the service gave a page it had already given/,
+			),
+		]);
+		nock.cleanAll();
+	});
 
 	// Paged and wrapped answers (the spec does not show them): test/unit/shapeGuesses.test.cts.
 });
@@ -224,6 +258,21 @@ describe('Import From URL: private addresses in every spelling are refused befor
 		['http://instance-data/latest/meta-data/', "cloud's metadata"],
 		['http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/a.png', 'a loopback address (127.0.0.1)'],
 		['http://[2001:db8::200:5efe:a00:1]/a.png', 'a private address (10.0.0.1)'],
+		// Names that resolve to private addresses, as written (#68).
+		['http://--1.sslip.io/a.png', 'a loopback address [::1], written in a name'],
+		[
+			'http://7f000001.c0a80001.rbndr.us/a.png',
+			'a loopback address (127.0.0.1), written in a name',
+		],
+		[
+			'http://08080808.c0a80001.rbndr.us/a.png',
+			'a private address (192.168.0.1), written in a name',
+		],
+		['http://metadata.tencentyun.com/latest/meta-data/', "cloud's metadata"],
+		['http://redis/a.png', 'a name without a domain, which only a local network answers (redis)'],
+		['http://files.localhost.direct/a.png', 'a name that always means this machine'],
+		['http://nas.lan/a.png', 'a name for this machine, its network'],
+		['http://minio.storage.corp/a.png', 'a name for this machine, its network'],
 	])('%s: %s', (url, reason) => {
 		expect(notPublicReason(new URL(url))).toContain(reason);
 	});

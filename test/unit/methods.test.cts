@@ -1,3 +1,5 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import { KNOWN_SETTINGS } from '../../nodes/SocialContent/actions/post/knownSettings';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
 import { API_KEY, API_PATH, api, apiKeyCredentials, editorContext } from '../helpers/fixtures.cjs';
@@ -67,7 +69,7 @@ describe('dropdowns, loaded through the same transport', () => {
 		api().get(`${API_PATH}/integrations`).reply(401, {});
 		const loading = node.methods.loadOptions.getChannels.call(context());
 		await expect(loading).rejects.toThrow(
-			/^Could not load the list: .*missing, wrong, or was revoked\. Open the credential and check the API key\./,
+			/^Could not load the list: The service rejected the API key: it is wrong, or was revoked\. Open the credential .* and paste a valid API key/,
 		);
 		await loading.catch((error: Error) => expect(JSON.stringify(error)).not.toContain(API_KEY));
 	});
@@ -130,34 +132,99 @@ describe('a list that cannot offer anything says why once', () => {
 		await expect(loading).rejects.toThrow(/^Could not load the list: (?!Could not load)/);
 	});
 
-	test.each([
-		['no format chosen yet', undefined, 'Choose a format first: its lists appear here'],
-		[
-			'a format the instance does not have',
-			'gone',
+	test('List Inputs → Input, a format the instance does not have: nothing to pick, and what to do', async () => {
+		api()
+			.get(`${API_PATH}/studio/formats`)
+			.reply(200, [
+				{ id: 'image_fast', name: 'Image (fast)', inputs: [{ name: 'prompt', type: 'string' }] },
+			]);
+		const panel = editorContext({
+			resource: 'studio',
+			operation: 'startGeneration',
+			format: { __rl: true, mode: 'list', value: 'gone' },
+		});
+		await expect(node.methods.loadOptions.getListInputs.call(panel)).rejects.toThrow(
 			'No format "gone" on this instance: choose one from the list',
+		);
+	});
+});
+
+describe('a new row is never marked "The value "" is not supported!": its value ("") is among the choices, which say what to do', () => {
+	test.each([
+		[
+			'List Inputs, on a Studio node with no format yet (no request, no error)',
+			'getListInputs',
+			{ resource: 'studio', operation: 'startGeneration' },
+			undefined,
+			[
+				{
+					name: 'Choose a Format First',
+					value: '',
+					description: 'Pick the format above: the inputs of it that take a list appear here',
+				},
+			],
 		],
-	])(
-		'List Inputs → Input, %s: nothing to pick, and what to do',
-		async (_case, formatId, message) => {
-			api()
-				.get(`${API_PATH}/studio/formats`)
-				.optionally()
-				.reply(200, [
-					{ id: 'image_fast', name: 'Image (fast)', inputs: [{ name: 'prompt', type: 'string' }] },
-				]);
-			const panel = editorContext(
-				formatId
-					? {
-							resource: 'studio',
-							operation: 'startGeneration',
-							format: { __rl: true, mode: 'list', value: formatId },
-						}
-					: { resource: 'studio', operation: 'startGeneration' },
-			);
-			await expect(node.methods.loadOptions.getListInputs.call(panel)).rejects.toThrow(message);
-		},
-	);
+		[
+			'List Inputs, the format an expression the editor cannot work out (no request, no error)',
+			'getListInputs',
+			{
+				resource: 'studio',
+				operation: 'startGeneration',
+				format: { __rl: true, mode: 'id', value: '={{ $json.format }}' },
+			},
+			undefined,
+			[
+				{
+					name: 'Give the Input by Expression (the Format Is One)',
+					value: '',
+					description:
+						"The format is an expression, so its lists are not known here: give the input's ID (e.g. captions) as an expression",
+				},
+			],
+		],
+		[
+			'Media → From Media Library',
+			'getMediaFiles',
+			{ resource: 'post', operation: 'create' },
+			() =>
+				api()
+					.get(`${API_PATH}/media`)
+					.reply(200, [{ id: 'med_1', name: 'a.png', path: '/uploads/a.png' }]),
+			[
+				{ name: 'Choose a Media File', value: '' },
+				{ name: 'a.png', value: 'med_1' },
+			],
+		],
+		[
+			'Media → From Media Library, the library empty',
+			'getMediaFiles',
+			{ resource: 'post', operation: 'create' },
+			() => api().get(`${API_PATH}/media`).reply(200, []),
+			[
+				{
+					name: 'The Media Library Is Empty',
+					value: '',
+					description: 'Upload a file with Media → Upload, or attach one another way',
+				},
+			],
+		],
+		[
+			'Text Per Channel → Add Text for a Channel',
+			'getPostChannels',
+			{ resource: 'post', operation: 'create', channels: ['ch_x'] },
+			() => api().get(`${API_PATH}/integrations`).reply(200, channels),
+			[
+				{ name: 'Choose a Channel', value: '' },
+				{ name: 'Acme · X', value: 'ch_x' },
+			],
+		],
+	] as const)('%s', async (_case, method, parameters, serve, choices) => {
+		serve?.();
+		const options = await node.methods.loadOptions[method].call(
+			editorContext(structuredClone(parameters) as INodeParameters),
+		);
+		expect(options).toEqual(choices);
+	});
 });
 
 describe('pickers for generations, posts, media files and setting targets', () => {
@@ -337,6 +404,7 @@ describe('pickers for generations, posts, media files and setting targets', () =
 				results: [{ id: 'med_2', url: '/uploads/clip.mp4' }, { id: 'med_3' }],
 			});
 		expect(await node.methods.loadOptions.getMediaFiles.call(context())).toEqual([
+			{ name: 'Choose a Media File', value: '' },
 			{ name: 'photo.png · 20 Nov 2026 11:00 CET', value: 'med_1' },
 			{ name: 'clip.mp4', value: 'med_2' },
 		]);
@@ -366,7 +434,7 @@ describe('pickers for generations, posts, media files and setting targets', () =
 			);
 			expect(
 				(await node.methods.loadOptions.getPostChannels.call(panel)).map((option) => option.name),
-			).toEqual(names);
+			).toEqual(['Choose a Channel', ...names]);
 		},
 	);
 

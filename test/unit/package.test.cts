@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 
 import { API_KEY, OAUTH_TOKEN } from '../helpers/secrets.cjs';
@@ -93,4 +94,76 @@ describe('the npm package', () => {
 		});
 		expect(leaks).toEqual([]);
 	});
+});
+
+describe('n8n-node build and npm run build (scripts/compare-builds.js, run by CI)', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { differences } = require('../../scripts/compare-builds.js') as {
+		differences(n8nBuild: Map<string, string>, ourBuild: Map<string, string>): string[];
+	};
+	const ours = new Map([
+		['package.json', 'a1'],
+		['dist/icons/socialContent.svg', 'b2'],
+	]);
+
+	test('finds a file only one build ships, either way, and a file whose bytes differ', () => {
+		const n8n = new Map([
+			['package.json', 'a1'],
+			['dist/icons/socialContent.svg', 'c3'],
+			['dist/docs/images/panel.png', 'd4'],
+		]);
+		expect(differences(n8n, ours)).toEqual([
+			'differs: dist/icons/socialContent.svg',
+			'only in n8n-node build: dist/docs/images/panel.png',
+		]);
+		expect(differences(new Map([['package.json', 'a1']]), ours)).toEqual([
+			'only in npm run build: dist/icons/socialContent.svg',
+		]);
+		expect(differences(new Map(ours), ours)).toEqual([]);
+	});
+
+	test('runs in CI and in the release workflow, as part of npm run verify:n8n', () => {
+		const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+			scripts: Record<string, string>;
+		};
+		expect(manifest.scripts['verify:n8n']).toBe('n8n-node lint && node scripts/compare-builds.js');
+		const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8').split('\n');
+		const publish = readFileSync(join(ROOT, '.github', 'workflows', 'publish.yml'), 'utf8');
+		expect(ci).toContain('npm run verify:n8n');
+		expect(publish).toContain('- run: npm run verify:n8n');
+	});
+});
+
+test('every package the tests, benchmarks and scripts import is declared in package.json', () => {
+	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		devDependencies: Record<string, string>;
+		peerDependencies: Record<string, string>;
+	};
+	const declared = new Set([
+		...Object.keys(manifest.devDependencies),
+		...Object.keys(manifest.peerDependencies),
+	]);
+	const files = ['test', 'bench', 'scripts', 'nodes', 'credentials']
+		.flatMap((folder) => filesUnder(folder))
+		.filter((path) => /\.(c?ts|c?js|mjs)$/.test(path));
+	const imported = new Set(
+		files.flatMap((path) =>
+			[
+				...readFileSync(join(ROOT, path), 'utf8').matchAll(
+					/(?:from |require\(|import\()'([^.'/][^']*)'/g,
+				),
+			].map(([, specifier]) => specifier.match(/^(@[^/]+\/[^/]+|[^/]+)/)?.[1] ?? specifier),
+		),
+	);
+	// A package name (the pattern of a regular expression in a test is not one).
+	const packageName = /^(@[a-z0-9-~][\w.~-]*\/)?[a-z0-9-~][\w.~-]*$/;
+	const undeclared = [...imported].filter(
+		(name) =>
+			packageName.test(name) &&
+			!name.startsWith('node:') &&
+			!builtinModules.includes(name) &&
+			!declared.has(name),
+	);
+	expect(undeclared).toEqual([]);
+	expect(imported.size).toBeGreaterThan(10);
 });

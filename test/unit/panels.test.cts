@@ -122,6 +122,16 @@ describe('Post → Create → Settings → Other Setting', () => {
 		expect(settingName?.hint).toMatch(/"Applies To" covers/);
 	});
 
+	test('n8n does not reload the names while an expression of the node cannot be worked out in the editor: the hint says to reopen the node\'s panel (not "the list")', () => {
+		const settingName = findProperty(
+			action.properties.filter((property) => property.name === 'settings'),
+			'name',
+		);
+		expect(settingName?.hint).toContain(
+			"If it does not follow a change of Applies To, close the node's panel and open it again.",
+		);
+	});
+
 	test.each([
 		['x', 'an X'],
 		['instagram', 'an Instagram'],

@@ -4,6 +4,7 @@ import { clockNow } from '../helpers/clock.cjs';
 import { API_PATH, api, NODE, probe, runAction, startGeneration } from '../helpers/fixtures.cjs';
 import { PACKAGE, registerNodeType } from '../helpers/harness.cjs';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
+import { TOOL_CALL_BOUND_MS } from '../../nodes/SocialContent/actions/fields/parameters';
 import { RequestPacer } from '../../nodes/shared/transport/pacing';
 
 const PING = `${API_PATH}/agents/ping`;
@@ -27,7 +28,7 @@ describe('per-item loop, pairing and errors', () => {
 			{ resource: 'account', operation: 'checkConnection' },
 			{ items: [{}, {}, {}] },
 		);
-		expect(result.error?.message).toContain('401');
+		expect((result.error as { httpCode?: string }).httpCode).toBe('401');
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
 	});
 
@@ -242,5 +243,52 @@ describe('as an AI agent tool (#41)', () => {
 		empty();
 		const inWorkflow = await runAction({ resource: 'channel', operation: 'list' });
 		expect(inWorkflow.output(NODE)).toEqual([]);
+	});
+
+	test('every operation keeps the call bound (#68): a 429 asking 55 s is refused at once, saying when to call again; in a workflow it is waited out', async () => {
+		const limited = () =>
+			api()
+				.get(PING)
+				.reply(429, { retryAfter: 55 }, { 'Retry-After': '55' })
+				.get(PING)
+				.reply(200, { ok: true });
+		const scope = limited();
+		const before = clockNow();
+		const asTool = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ nodeType: TOOL_TYPE },
+		);
+		expect(clockNow() - before).toBeLessThan(TOOL_CALL_BOUND_MS);
+		expect(asTool.error?.message).toBe('Rate limited: try again in 55 s');
+		expect((asTool.error as { description?: string }).description).toBe(
+			'The service asks to wait 55 s: that passes what is left of this tool call (40 s at most, for its caller gives up), so it was not sent again. Nothing was done: make the same call again in 55 s.',
+		);
+		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
+		limited();
+		const inWorkflow = await runAction({ resource: 'account', operation: 'checkConnection' });
+		expect(inWorkflow.output(NODE).map((item) => item.json)).toEqual([{ ok: true }]);
+	});
+
+	test('a read that gets no answer before the call bound (after a 429 of 38 s) fails at the bound, saying so, instead of its 120 s Timeout', async () => {
+		api()
+			.get(PING)
+			.reply(429, { retryAfter: 38 }, { 'Retry-After': '38' })
+			.get(PING)
+			.times(3)
+			.reply(async () => await new Promise<[number, object]>(() => undefined));
+		const before = clockNow();
+		const asTool = await runAction(
+			{ resource: 'account', operation: 'checkConnection' },
+			{ nodeType: TOOL_TYPE },
+		);
+		expect(clockNow() - before).toBeLessThanOrEqual(TOOL_CALL_BOUND_MS + 1000);
+		expect(asTool.error?.message).toBe(
+			'app.example.com did not answer within what was left of this call (40 s at most)',
+		);
+		expect((asTool.error as { description?: string }).description).toMatch(
+			/It was tried 1 time\. A tool call answers within its bound, since its caller gives up soon after: make the call again\.$/,
+		);
+		nock.cleanAll();
 	});
 });

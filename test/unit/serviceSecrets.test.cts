@@ -289,3 +289,124 @@ describe('secrets in other places of an answer (#40)', () => {
 		expect(json).not.toContain(API_KEY);
 	});
 });
+
+describe('secret names decided by rule, secrets written into values (#68)', () => {
+	/** Names that passed before: each must be caught. */
+	const NAMES = [
+		'pageAccessToken',
+		'primaryKey',
+		'storageAccountKey',
+		'clientsecret',
+		'accesstoken',
+		'pwd',
+		'pass',
+		'otp',
+		'mfaCode',
+		'creds',
+		'dsn',
+		'connectionString',
+		'databaseUrl',
+	];
+	/** Ordinary fields that only look like secrets: kept. */
+	const ORDINARY = [
+		'passCount',
+		'passengerName',
+		'bypass',
+		'compass',
+		'credits',
+		'authUrl',
+		'signInUrl',
+		'nextPageToken',
+		'maxTokens',
+		'tokenCount',
+		'sessionCount',
+		'mfaEnabled',
+		'otpLength',
+		'storageKey',
+		'accessKeyId',
+		'primaryColor',
+		'keyId',
+	];
+
+	test.each(NAMES)('%s is a secret, at any depth', (name) => {
+		const value = `SVC-SECRET-${name}`;
+		const answer = { id: 'x', [name]: value, nested: [{ [name]: value }] };
+		expect(JSON.stringify(withoutSecrets(answer))).not.toContain(value);
+	});
+
+	test('ordinary fields that look like secrets are kept, and a boolean is never a secret', () => {
+		expect(ORDINARY.filter((name) => isSecretField(name, 'value'))).toEqual([]);
+		expect(isSecretField('pass', true)).toBe(false);
+		expect(withoutSecrets({ pass: false, passCount: 3 })).toEqual({ pass: false, passCount: 3 });
+	});
+
+	test.each([
+		[
+			'user info in a URL',
+			'see https://admin:SVC-W-1@db.example.com/x',
+			'https://[redacted]@db.example.com/x',
+		],
+		[
+			'a DSN password',
+			'postgres://app:SVC-W-2@10.0.0.5:5432/app failed',
+			'postgres://[redacted]@10.0.0.5:5432/app failed',
+		],
+		[
+			'a key=value DSN',
+			'Server=db;Database=app;User Id=sa;Password=SVC-W-3;',
+			'Password=[redacted];',
+		],
+		[
+			'Bearer in free text',
+			'sent with Bearer SVC-W-4.abc.def, refused',
+			'Bearer [redacted], refused',
+		],
+		[
+			'an access_token in a query',
+			'https://cb.example.com/done?state=1&access_token=SVC-W-5&x=2',
+			'state=1&access_token=[redacted]&x=2',
+		],
+		[
+			'a base64 Basic login',
+			`Basic ${Buffer.from('user:SVC-W-6').toString('base64')} was refused`,
+			'Basic [redacted] was refused',
+		],
+		[
+			'a header line',
+			'request had X-Api-Key: SVC-W-7\nand failed',
+			'X-Api-Key: [redacted]\nand failed',
+		],
+		['JSON cut short in a field', '{"token":"SVC-W-8","note":"kept"', '"token":"[redacted]"'],
+	])('%s is redacted in any text field', (_name, text, shown) => {
+		const stripped = JSON.stringify(withoutSecrets({ note: text }));
+		expect(stripped).not.toMatch(/SVC-W-\d/);
+		expect(stripped).toContain(JSON.stringify(shown).slice(1, -1));
+	});
+
+	test('ordinary text and a signed file link are left as they are', () => {
+		const signed =
+			'https://bucket.s3.amazonaws.com/out.mp4?X-Amz-Credential=AKIA%2F20261207&X-Amz-Signature=abc123';
+		const texts = [
+			'Basic features included',
+			'Bearer tokens are refused',
+			'a=1 and b=2',
+			'https://example.com/post?id=4&page=2',
+			signed,
+			'Meeting at 10:00, room "B"',
+		];
+		expect(texts.map((text) => withoutSecrets(text))).toEqual(texts);
+	});
+
+	test('the body of a text 500 names no secret in the error', async () => {
+		nock(APP_URL)
+			.get(/\/agents\/ping$/)
+			.reply(500, 'Internal error: connect postgres://app:SVC-TEXT-500@10.0.0.5/app refused', {
+				'Content-Type': 'text/plain',
+			})
+			.persist();
+		const result = await runAction({ resource: 'account', operation: 'checkConnection' });
+		const shown = errorText(result);
+		expect(shown).toContain('postgres://[redacted]@10.0.0.5/app');
+		expect(shown).not.toContain('SVC-TEXT-500');
+	});
+});

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
+import { Readable } from 'node:stream';
 
 import {
 	API_PATH,
@@ -9,10 +10,10 @@ import {
 	runAction,
 	startGeneration,
 } from '../helpers/fixtures.cjs';
-import { clockNow } from '../helpers/clock.cjs';
+import { clockNow, currentClock } from '../helpers/clock.cjs';
 import { PACKAGE, registerNodeType } from '../helpers/harness.cjs';
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
-import { TOOL_WAIT_MS } from '../../nodes/SocialContent/actions/studio/startGeneration.operation';
+import { TOOL_CALL_BOUND_MS } from '../../nodes/SocialContent/actions/fields/parameters';
 
 const GEN = `${API_PATH}/studio/generations`;
 const formats = [
@@ -283,6 +284,21 @@ describe('Studio → Start Generation', () => {
 			});
 		return { counted, scope };
 	}
+	/** A body of `bytes` bytes, one each `everyMs` on the run's clock (test/skipWaits.cts). */
+	function trickle(bytes: number, everyMs: number): Readable {
+		const clock = currentClock();
+		let sent = 0;
+		const body: Readable = new Readable({
+			highWaterMark: 1,
+			read: () => {
+				void clock.wait(everyMs).then(() => {
+					if (body.destroyed) return;
+					body.push(sent++ < bytes ? Buffer.from('v') : null);
+				});
+			},
+		});
+		return body;
+	}
 	const startWallOfText = async (parameters: INodeParameters) =>
 		await runAction(
 			startGeneration(
@@ -316,25 +332,164 @@ describe('Studio → Start Generation', () => {
 				{ nodeType: TOOL_TYPE },
 			);
 
-		test(`still running after ${TOOL_WAIT_MS / 1000} s: its id, its status and what to call next, within the bound; started once`, async () => {
+		/** The bound, and the moment n8n takes to finish the run after it (a caller waits 60 s). */
+		const ANSWERED_BY = TOOL_CALL_BOUND_MS + 1000;
+		const timed = async (parameters: INodeParameters = {}) => {
+			const before = clockNow();
+			const result = await startAsTool(parameters);
+			return { result, took: clockNow() - before };
+		};
+		type Answer = [number, IDataObject, Record<string, string>?];
+		/** Status checks of `id`: running until `atMs` into the call, then `later`. */
+		const checksUntil = (
+			scope: nock.Scope,
+			id: string,
+			atMs: number,
+			later: () => Answer | Promise<Answer>,
+		) => {
+			const from = clockNow();
+			scope
+				.get(`${GEN}/${id}`)
+				.times(1000)
+				.reply(async () => (clockNow() - from < atMs ? [200, { id, status: 'running' }] : later()));
+		};
+		const stillRunning = (id: string, when = 'in a minute', limited = '') =>
+			`Generation ${id} was started (once, and charged) and is still running${limited}. Do not start it again: call "Studio → Get Generation" (resource "studio", operation "getGeneration") with generationId ${id} ${when} to read its outputs.`;
+
+		test(`still running after ${TOOL_CALL_BOUND_MS / 1000} s: its id, its status and what to call next, within the bound; started once`, async () => {
 			const { counted, scope } = countStarts('gen_long');
 			scope.get(`${GEN}/gen_long`).times(1000).reply(200, { id: 'gen_long', status: 'running' });
-			const before = clockNow();
-			const result = await startAsTool({ timeout: 15 });
-			const took = clockNow() - before;
+			const { result, took } = await timed({ timeout: 15 });
+			expect(result.error).toBeUndefined();
+			expect(result.output(NODE).map((item) => item.json)).toEqual([
+				{ id: 'gen_long', status: 'running', credits: 2, message: stillRunning('gen_long') },
+			]);
+			expect(took).toBeGreaterThanOrEqual(TOOL_CALL_BOUND_MS);
+			expect(took).toBeLessThanOrEqual(ANSWERED_BY);
+			expect(counted.starts).toBe(1);
+		});
+
+		// #68: the bound covers the whole call, not only the pauses between status checks.
+		test('a 429 on the start asking 55 s (then queued, then running for ever): refused at once, nothing started, when to call again', async () => {
+			const counted = { starts: 0 };
+			api()
+				.post(GEN)
+				.reply(429, { retryAfter: 55 }, { 'Retry-After': '55' })
+				.post(GEN)
+				.times(2)
+				.reply(() => {
+					counted.starts++;
+					return [200, { id: 'gen_later', status: 'queued', credits: 2 }];
+				})
+				.get(`${GEN}/gen_later`)
+				.times(1000)
+				.reply(200, { id: 'gen_later', status: 'running' });
+			const { result, took } = await timed();
+			expect(result.error?.message).toBe(
+				'Nothing was started or charged: the service is rate limiting and asks to wait 55 s, longer than this call may take (40 s at most). Make the same call again in 55 s',
+			);
+			expect((result.error as { description?: string }).description).toContain(
+				'Nothing was done: make the same call again in 55 s.',
+			);
+			expect(took).toBeLessThan(TOOL_CALL_BOUND_MS);
+			expect(counted.starts).toBe(0);
+			nock.cleanAll();
+		});
+
+		test('a 429 asking 50 s on a status check 35 s in: the id, still running, and when to check again', async () => {
+			const { counted, scope } = countStarts('gen_busy');
+			checksUntil(scope, 'gen_busy', 35_000, () => [
+				429,
+				{ retryAfter: 50 },
+				{ 'Retry-After': '50' },
+			]);
+			const { result, took } = await timed();
 			expect(result.error).toBeUndefined();
 			expect(result.output(NODE).map((item) => item.json)).toEqual([
 				{
-					id: 'gen_long',
+					id: 'gen_busy',
 					status: 'running',
 					credits: 2,
-					message:
-						'Generation gen_long was started (once, and charged) and is still running. Do not start it again: call "Get Generation" with generationId gen_long in a minute to read its outputs.',
+					message: stillRunning(
+						'gen_busy',
+						'in 50 s',
+						' (the service is rate limiting: it asks to wait 50 s)',
+					),
 				},
 			]);
-			expect(took).toBeGreaterThanOrEqual(TOOL_WAIT_MS);
-			expect(took).toBeLessThan(TOOL_WAIT_MS + 6_000);
+			expect(took).toBeLessThanOrEqual(ANSWERED_BY);
 			expect(counted.starts).toBe(1);
+			nock.cleanAll();
+		});
+
+		test('done at about 37 s, its file then arriving over 24 s (Download Outputs on): done, without the file, and how to get it', async () => {
+			const { counted, scope } = countStarts('gen_file');
+			const done = {
+				id: 'gen_file',
+				status: 'done',
+				outputs: [{ id: 'm1', path: '/uploads/f.mp4' }],
+			};
+			checksUntil(scope, 'gen_file', 37_000, () => [200, done]);
+			// 24 s of a file on the run's clock: a byte each 250 ms.
+			scope
+				.get('/uploads/f.mp4')
+				.reply(200, () => trickle(96, 250), { 'Content-Type': 'video/mp4' });
+			const { result, took } = await timed({ downloadOutputs: true });
+			expect(result.error).toBeUndefined();
+			const [item] = result.output(NODE);
+			expect(item.binary).toBeUndefined();
+			expect(item.json).toMatchObject({
+				id: 'gen_file',
+				status: 'done',
+				outputs: [{ id: 'm1', path: '/uploads/f.mp4' }],
+				message:
+					'Generation gen_file is done (started once, and charged), but its files did not arrive within this call. Do not start it again: call "Studio → Get Generation" (resource "studio", operation "getGeneration") with generationId gen_file and Download Outputs on to get them.',
+			});
+			expect(took).toBeLessThanOrEqual(ANSWERED_BY);
+			expect(counted.starts).toBe(1);
+			nock.cleanAll();
+		});
+
+		test('a start that gets no answer before the bound (after a 429 of 38 s on the price check): may have started, where to look; sent once', async () => {
+			const counted = { starts: 0 };
+			api()
+				.get(`${API_PATH}/studio/formats`)
+				.reply(429, { retryAfter: 38 }, { 'Retry-After': '38' })
+				.get(`${API_PATH}/studio/formats`)
+				.reply(200, formats)
+				.post(GEN)
+				.times(2)
+				.reply(async () => {
+					counted.starts++;
+					return await new Promise<Answer>(() => undefined);
+				});
+			const { result, took } = await timed({ options: { maxCredits: 5 } });
+			expect(result.error?.message).toBe(
+				'The start got no answer within this call (40 s at most): the generation may have been started, and charged. Before starting it again, look for it with "Studio → Get Many Generations" (resource "studio", operation "listGenerations")',
+			);
+			expect(took).toBeLessThanOrEqual(ANSWERED_BY);
+			expect(counted.starts).toBe(1);
+			nock.cleanAll();
+		});
+
+		test('a status check that never answers (Timeout at its default, 120 s): cut at the bound, the id and its status as last seen', async () => {
+			const { counted, scope } = countStarts('gen_mute');
+			// Answers until 35 s in, then never: what is left of the bound (a few real seconds) is
+			// all the check waits, where its Timeout alone would be 120 s, three times.
+			checksUntil(
+				scope,
+				'gen_mute',
+				35_000,
+				async () => await new Promise<Answer>(() => undefined),
+			);
+			const { result, took } = await timed();
+			expect(result.error).toBeUndefined();
+			expect(result.output(NODE).map((item) => item.json)).toEqual([
+				{ id: 'gen_mute', status: 'running', credits: 2, message: stillRunning('gen_mute') },
+			]);
+			expect(took).toBeLessThanOrEqual(ANSWERED_BY);
+			expect(counted.starts).toBe(1);
+			nock.cleanAll();
 		});
 
 		test('done within the bound: the result, as in a workflow', async () => {

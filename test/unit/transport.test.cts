@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import nock from 'nock';
 
+import { requestOptionsProperty } from '../../nodes/shared/descriptions';
 import { sendAuthenticated } from '../../nodes/shared/transport/connection';
 
 import { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from '../../nodes/shared/transport';
@@ -98,6 +99,19 @@ describe('transport: error statuses', () => {
 	});
 
 	test.each([
+		['class-validator (NestJS)', { message: ['input.slides must be an array'] }, 'input.slides'],
+		['Joi', { message: '"slides" must be an array' }, 'slides'],
+		['class-validator, each entry', { message: ['each value in tags must be a string'] }, 'tags'],
+		['a field not allowed', { message: ['property slidez should not exist'] }, 'slidez'],
+	])('400 naming its field in words (%s): the description names it', async (_form, body, field) => {
+		api().post(`${API_PATH}/hooks/score`).reply(400, body);
+		const result = await probe({ method: 'POST', path: '/hooks/score', body: {} });
+		expect((result.error as NodeApiError).description).toBe(
+			`Fix "${field}", the field the service named, and run again.`,
+		);
+	});
+
+	test.each([
 		[
 			'an errors array of records',
 			{
@@ -134,10 +148,8 @@ describe('transport: error statuses', () => {
 			});
 		const result = await probe({ path: '/agents/ping' });
 		const error = result.error as NodeApiError;
-		expect(error.message).toBe(
-			'The service rejected the credential (401): the API key or token is missing, wrong, or was revoked',
-		);
-		expect(error.description).toContain('reconnect');
+		expect(error.message).toBe('The service rejected the API key: it is wrong, or was revoked');
+		expect(error.httpCode).toBe('401');
 		expect(calls).toBe(1);
 	});
 
@@ -314,6 +326,19 @@ describe('transport: 429', () => {
 	});
 });
 
+/** GET /agents/ping refused with a 429 every time, its body and headers as given; counts the refusals. */
+function refusedEveryTime(body: object, headers: Record<string, string> = {}): { calls: number } {
+	const refused = { calls: 0 };
+	api()
+		.get(PING)
+		.reply(() => {
+			refused.calls++;
+			return [429, { code: 'RATE_LIMITED', ...body }, headers];
+		})
+		.persist();
+	return refused;
+}
+
 describe('transport: 429 waits that would never add up', () => {
 	test.each([
 		['retryAfter 0', { retryAfter: 0 }, {}],
@@ -322,38 +347,65 @@ describe('transport: 429 waits that would never add up', () => {
 	])(
 		'%s: each wait counts at least the floor, so Max Rate Limit Wait ends it',
 		async (_name, body, headers) => {
-			let calls = 0;
-			api()
-				.get(PING)
-				.reply(() => {
-					calls++;
-					return [429, { code: 'RATE_LIMITED', bucket: 'b', limit: 1, ...body }, headers];
-				})
-				.persist();
+			const refused = refusedEveryTime({ bucket: 'b', limit: 1, ...body }, headers);
 			const result = await probe(
 				{ path: '/agents/ping' },
 				{ requestOptions: { maxRateLimitWait: 1 } },
 			);
 			expect((result.error as NodeApiError).httpCode).toBe('429');
-			expect(calls).toBeLessThanOrEqual(1000 / MIN_RATE_LIMIT_WAIT_MS + 1);
+			expect(refused.calls).toBeLessThanOrEqual(1000 / MIN_RATE_LIMIT_WAIT_MS + 1);
 		},
 	);
 
+	test.each([
+		['a Retry-After date in 2099', {}, { 'Retry-After': 'Thu, 01 Jan 2099 00:00:00 GMT' }],
+		[
+			'a retryAfter of 10,000,019 s with its header',
+			{ retryAfter: 10_000_019 },
+			{ 'Retry-After': '10000019' },
+		],
+	])(
+		'%s: said to be an unreasonable wait, not the cap presented as the answer; not waited for (#68)',
+		async (_name, body, headers) => {
+			const refused = refusedEveryTime(body, headers);
+			const result = await probe(
+				{ path: '/agents/ping' },
+				{ requestOptions: { maxRateLimitWait: 7201 } },
+			);
+			const error = result.error as NodeApiError;
+			expect(error.httpCode).toBe('429');
+			expect(error.message).toMatch(
+				/^Rate limited: the service asked for an unreasonable wait \([\d,]+ days\); try again later$/,
+			);
+			// The cap (an hour) is named as the node's, never as what the service asked.
+			expect(error.description).toMatch(/asks to wait [\d,]+ days.*the node waits at most 60 min/);
+			expect(`${error.message} ${error.description}`).not.toMatch(
+				/(try again in|asks to wait) 60 min/,
+			);
+			expect(refused.calls).toBe(1);
+		},
+	);
+
+	test("a daily quota's 20 h past the 1-hour cap: the wait asked is said as asked, and not waited for (#68)", async () => {
+		const refused = refusedEveryTime({}, { 'Retry-After': '72001' });
+		const result = await probe(
+			{ path: '/agents/ping' },
+			{ requestOptions: { maxRateLimitWait: 7201 } },
+		);
+		const error = result.error as NodeApiError;
+		expect(error.message).toBe('Rate limited: try again in 20 h');
+		expect(error.description).toMatch(/^The service asks to wait 20 h:/);
+		expect(refused.calls).toBe(1);
+	});
+
 	test(`however long the cap, one request takes at most ${MAX_RATE_LIMITED_TRIES} 429 answers`, async () => {
-		let calls = 0;
-		api()
-			.get(PING)
-			.reply(() => {
-				calls++;
-				return [429, { code: 'RATE_LIMITED', retryAfter: 0 }];
-			})
-			.persist();
+		const refused = refusedEveryTime({ retryAfter: 0 });
 		const result = await probe(
 			{ path: '/agents/ping' },
 			{ requestOptions: { maxRateLimitWait: 3600 } },
 		);
 		expect((result.error as NodeApiError).httpCode).toBe('429');
-		expect(calls).toBe(MAX_RATE_LIMITED_TRIES);
+		expect(refused.calls).toBe(MAX_RATE_LIMITED_TRIES);
 		expect((result.error as NodeApiError).description).toContain(
 			`answered 429 ${MAX_RATE_LIMITED_TRIES} times in a row`,
 		);
@@ -393,6 +445,15 @@ describe('transport: wrong instance URL', () => {
 		);
 	});
 
+	test('valid JSON labelled text/html is read as JSON, not refused as a web page (#68)', async () => {
+		api().get(PING).reply(200, '{"ok":true,"organization":"org_1"}', {
+			'Content-Type': 'text/html; charset=utf-8',
+		});
+		const result = await probe({ path: '/agents/ping' });
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].json).toMatchObject({ ok: true, organization: 'org_1' });
+	});
+
 	test('a 200 body that is not JSON is an error', async () => {
 		api().get(PING).reply(200, 'OK', { 'Content-Type': 'text/plain' });
 		const result = await probe({ path: '/agents/ping' });
@@ -412,6 +473,37 @@ describe('transport: network errors', () => {
 			const host = new URL(server.url).host;
 			expect(result.error?.message).toBe(`Could not reach ${host}: the connection was reset`);
 			expect(server.requests).toEqual(Array(3).fill(`GET ${API_PATH}/agents/ping`));
+		} finally {
+			await server.close();
+		}
+	});
+
+	test('Timeout bounds the whole answer: one still arriving, never silent for the Timeout, is cut at it, as the option says (#68)', async () => {
+		// Headers at once, then a byte of JSON every 200 ms for about 3 s: never a second of silence.
+		const body = `{"ok":true,"pad":"${'x'.repeat(13)}"}`;
+		const server = await localServer((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			let sent = 0;
+			const drip = setInterval(() => {
+				if (res.destroyed) return clearInterval(drip);
+				res.write(body[sent++]);
+				if (sent === body.length) {
+					clearInterval(drip);
+					res.end();
+				}
+			}, 200);
+		});
+		nock.enableNetConnect('127.0.0.1');
+		try {
+			const result = await probe(
+				{ method: 'POST', path: '/hooks/score', body: { text: 'x' } },
+				{ credentials: credentialsFor(server.url), requestOptions: { timeout: 1 } },
+			);
+			expect(result.error?.message).toMatch(/did not answer within 1 s$/);
+			const timeout = requestOptionsProperty.options?.find(
+				(option) => (option as { name: string }).name === 'timeout',
+			) as { description: string };
+			expect(timeout.description).toMatch(/whole answer/);
 		} finally {
 			await server.close();
 		}
@@ -512,7 +604,7 @@ describe('transport: secrets', () => {
 			.get(PING)
 			.reply(401, { msg: `revoked ${OAUTH_TOKEN}` });
 		const result = await probe({ path: '/agents/ping' }, { authentication: 'oAuth2' });
-		expect(result.error?.message).toContain('401');
+		expect((result.error as NodeApiError).httpCode).toBe('401');
 		expect(errorText(result)).not.toContain(OAUTH_TOKEN);
 	});
 });
@@ -669,6 +761,16 @@ describe('rate-limit headers of an accepted answer (the real backend sends them;
 			{ 'x-ratelimit-limit': '', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2' },
 			{ waitMs: 2000 },
 		],
+		[
+			"a daily quota's reset 20 h away, believed as it is, not cut to an hour (#68)",
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '72001' },
+			{ waitMs: 72_001_000 },
+		],
+		[
+			'a reset in 2099, past any real window, is not believed (#68)',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.UTC(2099, 0, 1) / 1000) },
+			undefined,
+		],
 		['some remain', { 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '3600' }, undefined],
 		['none remain, no reset', { 'x-ratelimit-remaining': '0' }, undefined],
 		[
@@ -684,6 +786,24 @@ describe('rate-limit headers of an accepted answer (the real backend sends them;
 		['no headers', {}, undefined],
 	])('%s', (_name, headers, expected) => {
 		expect(quotaUsedUp(headers, now)).toEqual(expected);
+	});
+
+	test("none remain until a daily quota's reset 20 h away: the next item is not sent and says 20 h, not the 1-hour cap (#68)", async () => {
+		const scope = api()
+			.post(`${API_PATH}/hooks/score`)
+			.reply(200, { score: 1 }, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '72001' });
+		const result = await runAction(
+			{ resource: 'hook', operation: 'score', text: '={{ $json.text }}' },
+			{
+				items: [{ json: { text: 'a' } }, { json: { text: 'b' } }],
+				onError: 'continueRegularOutput',
+			},
+		);
+		expect(result.output(NODE).map((item) => item.json.score ?? item.json.error)).toEqual([
+			1,
+			'Rate limited: try again in 20 h',
+		]);
+		scope.done();
 	});
 
 	test('none remain for a second: the next item waits for the reset instead of drawing a 429', async () => {
@@ -751,6 +871,52 @@ describe('transport: downloads stream', () => {
 			downloadEvents.onFirstBytes = undefined;
 			await server.close();
 		}
+	});
+
+	test('a file at the cloud metadata address is never fetched, whatever the instance (#68)', async () => {
+		const metadata = nock('http://169.254.169.254').get(/.*/).reply(200, 'role-credentials');
+		for (const instanceUrl of [APP_URL, 'http://10.0.0.5']) {
+			nock(instanceUrl).get(/.*/).reply(200, {}).persist();
+			const result = await probe(
+				{ path: 'http://169.254.169.254/latest/meta-data/iam/', download: true },
+				{ credentials: credentialsFor(instanceUrl) },
+			);
+			expect(result.error?.message).toBe(
+				'The request could not be sent: the file at http://169.254.169.254 is on a link-local address (169.254.169.254): the node does not fetch files there',
+			);
+		}
+		expect(metadata.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+
+	test("a public instance's file whose CDN redirects to 127.0.0.1 is refused at the redirect; the key never leaves the instance (#68)", async () => {
+		api().get('/uploads/a.png').reply(302, '', { Location: 'https://cdn.example.net/a.png' });
+		const cdn = nock('https://cdn.example.net', { badheaders: ['authorization'] })
+			.get('/a.png')
+			.reply(302, '', { Location: 'http://127.0.0.1:9/a.png' });
+		const loopback = nock('http://127.0.0.1:9').get(/.*/).reply(200, 'secret-file');
+		const result = await probe({ path: '/uploads/a.png', download: true });
+		expect(result.error?.message).toMatch(
+			/the file at http:\/\/127\.0\.0\.1:9 is on a loopback address/,
+		);
+		expect((result.error as { description?: string }).description).toMatch(/HTTP Request node/);
+		cdn.done();
+		expect(loopback.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+
+	test('a self-hosted instance on its own network fetches files from that network (#68)', async () => {
+		nock('http://10.0.0.5').get(/.*/).reply(200, {}).persist();
+		const storage = nock('http://10.0.0.9:9000', { badheaders: ['authorization'] })
+			.get('/bucket/a.png')
+			.reply(200, 'png', { 'Content-Type': 'image/png' });
+		const result = await probe(
+			{ path: 'http://10.0.0.9:9000/bucket/a.png', download: true },
+			{ credentials: credentialsFor('http://10.0.0.5') },
+		);
+		expect(result.error).toBeUndefined();
+		storage.done();
+		nock.cleanAll();
 	});
 
 	test('an error answer to a download is read as the API error it is', async () => {

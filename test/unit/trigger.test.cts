@@ -407,7 +407,7 @@ describe('Social Content Trigger: activation never leaves a dead trigger', () =>
 	);
 
 	test.each([
-		['a rejected credential', 401, /rejected the credential/],
+		['a rejected credential', 401, /rejected the API key/],
 		['an Instance URL that serves a web page', 0, /serves a web page/],
 	])('a person activating with %s still gets a clear error', async (_name, status, message) => {
 		const workflow = triggerWorkflow({ events: ['done'] });

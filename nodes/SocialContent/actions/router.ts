@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as account from './account';
@@ -15,7 +9,8 @@ import * as post from './post';
 import * as studio from './studio';
 import type { ResourceName, SocialContentOperations } from './node.type';
 import type { Operation } from './types';
-import { isToolRun } from './fields/parameters';
+import { isToolRun, TOOL_CALL_BOUND_MS } from './fields/parameters';
+import { refuseUnknownChoices } from './fields/choices';
 import { createdId } from '../../shared/shapes';
 import { RunContext } from '../../shared/transport';
 
@@ -65,6 +60,9 @@ export async function runForEachItem(
 	const run = new RunContext(this);
 	// The pacer weighs a faster try against what is left of the run.
 	run.pacer.expectItems(items.length);
+	// A tool's caller (an agent, an MCP client) gives up after its own timeout and n8n goes on
+	// regardless: every request and wait of the call ends within the bound.
+	if (isToolRun(this)) run.bindToCall(TOOL_CALL_BOUND_MS);
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 	let next = 0;
 	let stopped: NodeApiError | NodeOperationError | undefined;
@@ -101,44 +99,6 @@ export async function runForEachItem(
 		throw stopped;
 	}
 	return [outputs.flat()];
-}
-
-/**
- * A closed choice (a list of fixed values) given a value it does not have, by an expression or an
- * agent's model (`later` for Type): refused before anything is sent, naming what to send.
- */
-function refuseUnknownChoices(
-	ctx: IExecuteFunctions,
-	fields: INodeProperties[],
-	itemIndex: number,
-): void {
-	const choices = new Map<string, { label: string; options: INodePropertyOptions[] }>();
-	for (const field of fields) {
-		if (field.type !== 'options' || !Array.isArray(field.options)) continue;
-		if (field.typeOptions?.loadOptionsMethod) continue;
-		const held = choices.get(field.name);
-		const options = field.options as INodePropertyOptions[];
-		choices.set(field.name, {
-			label: field.displayName,
-			options: [...(held?.options ?? []), ...options],
-		});
-	}
-	for (const [name, { label, options }] of choices) {
-		const value = ctx.getNodeParameter(name, itemIndex, undefined) as unknown;
-		if (value === undefined || value === '' || options.some((option) => option.value === value))
-			continue;
-		const allowed = options.map(
-			(option) => `${option.value === '' ? '""' : String(option.value)} (${option.name})`,
-		);
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`${label} cannot be "${String(value)}": send one of ${[...new Set(allowed)].join(', ')}.`,
-			{
-				itemIndex,
-				description: `"${label}" takes one value of a fixed list: pick it in the list, or give its value (the part before the brackets) in an expression or a tool call.`,
-			},
-		);
-	}
 }
 
 /** What an agent's model reads when an operation found nothing. */

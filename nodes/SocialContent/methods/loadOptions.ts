@@ -24,24 +24,46 @@ export async function getPostChannels(
 		const ids = Array.isArray(chosen) ? chosen.map(String) : [];
 		const options = await getChannels.call(this);
 		const ofPost = options.filter((option) => ids.includes(String(option.value)));
-		return ofPost.length ? ofPost : options;
+		return [NOTHING_CHOSEN.channel, ...(ofPost.length ? ofPost : options)];
 	});
 }
 
 /** The media library's latest files (Post → Create → Media → From Media Library). */
 export async function getMediaFiles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	return await orReason(this, async () => {
-		return await mediaFileOptions(new RunContext(this));
+		const files = await mediaFileOptions(new RunContext(this));
+		return files.length
+			? [NOTHING_CHOSEN.mediaFile, ...files]
+			: [
+					{
+						name: 'The Media Library Is Empty',
+						value: '',
+						description: 'Upload a file with Media → Upload, or attach one another way',
+					},
+				];
 	});
 }
 
 /**
- * A new setting row's value (''), offered first so the row is not marked wrong before the user
- * chooses; left so, the run refuses it saying what to choose.
+ * A new row's value (''), offered first so the row is not marked wrong ("The value "" is not
+ * supported!") before the user chooses; left so, the run refuses it saying what to choose.
  */
 const NOTHING_CHOSEN = {
 	target: { name: 'Choose a Network or Channel', value: '' },
 	setting: { name: 'Choose a Setting', value: '' },
+	channel: { name: 'Choose a Channel', value: '' },
+	mediaFile: { name: 'Choose a Media File', value: '' },
+	listInput: {
+		name: 'Choose a Format First',
+		value: '',
+		description: 'Pick the format above: the inputs of it that take a list appear here',
+	},
+	listOfExpression: {
+		name: 'Give the Input by Expression (the Format Is One)',
+		value: '',
+		description:
+			"The format is an expression, so its lists are not known here: give the input's ID (e.g. captions) as an expression",
+	},
 };
 
 /** What a post setting can apply to: each network of the connected channels, then each channel. */
@@ -116,8 +138,8 @@ async function settingNetworks(ctx: ILoadOptionsFunctions): Promise<Set<string>>
 /**
  * Start Generation → List Inputs → Input: the chosen format's inputs that take a list. A new row's
  * value ('') is always one of them, so it is never marked wrong before the user acts: the format's
- * only list (the run takes '' for it), "Choose a list input" among several, or a word that the
- * format takes none.
+ * only list (the run takes '' for it), "Choose a list input" among several, a word that the
+ * format takes none, or, with no format chosen yet, to choose one first.
  */
 export async function getListInputs(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	return await orReason(this, async () => {
@@ -129,8 +151,9 @@ export async function getListInputs(this: ILoadOptionsFunctions): Promise<INodeP
 		const formatId = String(
 			(typeof picked === 'object' && picked !== null ? picked.value : picked) ?? '',
 		).trim();
-		if (!formatId)
-			throw new NodeOperationError(this.getNode(), 'Choose a format first: its lists appear here');
+		if (!formatId) return [NOTHING_CHOSEN.listInput];
+		// An expression the editor could not work out (it reads the input item): no format to ask.
+		if (formatId.startsWith('=')) return [NOTHING_CHOSEN.listOfExpression];
 		const format = (await fetchFormats(new RunContext(this))).find(
 			(entry) => entry.id === formatId,
 		);

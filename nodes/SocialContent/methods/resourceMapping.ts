@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { fetchFormats } from '../../shared/formats';
-import { listLabel } from '../actions/fields/listInputs';
+import { listField } from '../actions/fields/listInputs';
 import { RunContext } from '../../shared/transport';
 
 /** The chosen format's inputs as Start Generation's fields (from GET /studio/formats). */
@@ -19,20 +19,21 @@ export async function getFormatInputs(this: ILoadOptionsFunctions): Promise<Reso
 		};
 	}
 	return {
-		fields: format.inputFields.map((input) => {
-			// A list is filled under List Inputs, several lines at a time; here it is kept hidden,
-			// its label saying it is a list (see listInputs.ts).
-			const list = input.type === 'array';
-			return {
-				id: input.name,
-				displayName: list ? listLabel(input) : input.label,
-				required: list ? false : input.required,
-				defaultMatch: false,
-				canBeUsedToMatch: false,
-				display: !list,
-				...(list ? { type: 'string' as const } : input.type ? { type: input.type } : {}),
-				...(input.options ? { options: input.options } : {}),
-			};
-		}),
+		fields: format.inputFields.map((input) =>
+			// A list is filled under List Inputs, several lines at a time; here it is kept hidden
+			// (see listInputs.ts).
+			input.type === 'array'
+				? listField(input)
+				: {
+						id: input.name,
+						displayName: input.label,
+						required: input.required,
+						defaultMatch: false,
+						canBeUsedToMatch: false,
+						display: true,
+						...(input.type ? { type: input.type } : {}),
+						...(input.options ? { options: input.options } : {}),
+					},
+		),
 	};
 }

@@ -30,6 +30,27 @@ export function serverMessages(body: unknown): string[] {
 	return [...new Set(found)];
 }
 
+/**
+ * The field a line of the server's words names, if it names one: "count: must be at most 10"
+ * (field errors as listed above), "input.slides must be an array" (class-validator, as NestJS
+ * answers), `"slides" must be an array` (Joi), "each value in tags must be a string",
+ * "property slides should not exist".
+ */
+export function fieldNamed(line: string): string | undefined {
+	const name = '([\\w[\\]-]+(?:\\.[\\w[\\]-]+)*)';
+	const patterns = [
+		new RegExp(`^${name}: `),
+		new RegExp(`^"?${name}"? (?:must|should|has to|is not|are not|cannot)\\b`),
+		new RegExp(`\\beach value in (?:nested property )?${name} `),
+		new RegExp(`^property ${name} `),
+	];
+	for (const pattern of patterns) {
+		const found = pattern.exec(line)?.[1];
+		if (found) return found;
+	}
+	return undefined;
+}
+
 function collect(value: unknown, field: string, into: string[]): void {
 	if (value === undefined || value === null || value === '') return;
 	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
@@ -51,4 +72,22 @@ function collect(value: unknown, field: string, into: string[]): void {
 	// { fieldName: message(s) } maps
 	for (const [key, inner] of Object.entries(entry))
 		collect(inner, field ? `${field}.${key}` : key, into);
+}
+
+/** A field a server's line names, and the values it allows when it lists them. */
+export interface NamedField {
+	field: string;
+	/** `a, b` of "must be one of a, b" (class-validator's "one of the following values: a, b"). */
+	allowed?: string;
+}
+
+/**
+ * The field a line of the server's words names (see `fieldNamed`), with the values it allows
+ * where it lists them (class-validator's "must be one of the following values: a, b").
+ */
+export function namedField(line: string): NamedField | undefined {
+	const field = fieldNamed(line);
+	if (!field) return undefined;
+	const allowed = /\bone of(?: the following values)?:? (.+?)\.?$/.exec(line)?.[1];
+	return { field, allowed };
 }

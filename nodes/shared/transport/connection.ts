@@ -8,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiBaseUrl, appUrl } from './instanceUrl';
+import { FileAddressRefused, fileAddressRefusal } from '../publicAddress';
 
 /** The n8n functions a request can be made from: an execution, a dropdown, a trigger poll. */
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -30,6 +31,10 @@ export interface Connection {
 	/** The key or token, sent raw in Authorization; scrubbed from anything shown to the user. */
 	secret: string;
 	host: string;
+	/** Which credential sends it: a rejected key and a revoked app are fixed differently. */
+	authentication?: Authentication;
+	/** The credential as the user knows it: `the credential "Acme" (Social Content API)`. */
+	credential?: string;
 }
 
 /** An answer as the request helper returns it with returnFullResponse. */
@@ -74,7 +79,14 @@ export async function readConnection(
 					'The credential has no API key',
 					`Open ${credential} and paste the API key created in the application.`,
 				);
-	return { appURL: appUrl(instanceUrl), baseURL, secret, host: new URL(baseURL).host };
+	return {
+		appURL: appUrl(instanceUrl),
+		baseURL,
+		secret,
+		host: new URL(baseURL).host,
+		authentication,
+		credential,
+	};
 }
 
 /** The credential as the user knows it: the name they gave it, and its kind. */
@@ -134,13 +146,14 @@ export async function sendAuthenticated(
 		abortSignal: cancelSignalOf(ctx),
 	};
 	for (let redirects = 0; ; redirects++) {
-		if (target.origin !== instanceOrigin) {
-			// Off the instance: no credential to protect, n8n follows any further redirect itself.
-			return (await ctx.helpers.httpRequest(request)) as RawResponse;
-		}
+		// Off the instance (a file on a CDN), without the credential; each address of a redirect
+		// chain is judged before it is asked (publicAddress.ts: fileAddressRefusal).
+		const onInstance = target.origin === instanceOrigin;
+		const refused = onInstance ? undefined : fileAddressRefusal(target, new URL(instanceOrigin));
+		if (refused) throw new FileAddressRefused(target, refused);
 		const response = (await ctx.helpers.httpRequest({
 			...request,
-			headers: { ...request.headers, Authorization: connection.secret },
+			...(onInstance ? { headers: { ...request.headers, Authorization: connection.secret } } : {}),
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		})) as RawResponse;

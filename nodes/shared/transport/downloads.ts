@@ -1,11 +1,13 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { brokenDownloadError, isNetworkError, statusError } from './errors';
+import { brokenDownloadError, isNetworkError, statusError, unreadableAnswerError } from './errors';
 import { cancelSignalOf, locationOf } from './connection';
+import { forTime } from './deadline';
 import { bodyText, exchange, parseAnswer, READ_RETRY_DELAYS_MS, requestLimits } from './exchange';
 import type { RunContext } from './runContext';
 import { abortableWait } from '../compat';
+import { UnreadableAnswer } from '../shapes/secrets';
 import type { Clock } from '../clock';
 
 /**
@@ -64,7 +66,10 @@ export async function downloadFile(
 			path: url.pathname,
 			location: locationOf(response),
 		};
-		throw statusError(run.n8n.getNode(), connection, failed, itemIndex);
+		const node = run.n8n.getNode();
+		if (body instanceof UnreadableAnswer)
+			throw unreadableAnswerError(node, connection, failed, body.reason, itemIndex);
+		throw statusError(node, connection, failed, itemIndex);
 	}
 	const file: Partial<DownloadedFile> = {};
 	endOnSilence(
@@ -103,9 +108,10 @@ interface WatchedBody {
  * covers only the wait for the headers, so a file server that sends headers and then nothing
  * would hold the item (or the trigger's poll) for ever. Every chunk that arrives restarts the
  * count, so a slow but moving download is never cut; nor is one whose reader is busy (its
- * buffer full: the silence is ours, not the server's). A run with a deadline (a trigger poll)
- * ends it then too, however it moves: the poll carries that generation over instead. Silence is
- * a real socket's, so it is timed on the real clock; the deadline on the run's.
+ * buffer full: the silence is ours, not the server's). A run with a deadline (a trigger poll, a
+ * tool call) ends it then too, however it moves: the poll carries that generation over instead,
+ * the tool call answers without the file. Silence is a real socket's, so it is timed on the real
+ * clock; the deadline on the run's.
  */
 function endOnSilence(
 	body: FileStream,
@@ -124,9 +130,7 @@ function endOnSilence(
 		ended = true;
 		const late = outOfTime();
 		if (!late) file.stalledAfterMs = idleMs;
-		const reason = late
-			? 'out of time for this poll'
-			: `no data for ${Math.round(idleMs / 1000)} s`;
+		const reason = late ? 'out of time for this run' : `no data for ${Math.round(idleMs / 1000)} s`;
 		const error = Object.assign(new Error(reason), { code: 'ETIMEDOUT' });
 		// The reader learns at once; destroying a fetch body may wait on the silent connection
 		// before it reports anything (a second report then finds this listener, not a crash).
@@ -185,13 +189,14 @@ export async function saveDownload<T>(
 			}
 			const connection = await run.connectionFor(itemIndex);
 			const path = new URL(location, `${connection.appURL}/`).pathname;
-			throw brokenDownloadError(
+			const broke = brokenDownloadError(
 				run.n8n.getNode(),
 				connection,
 				{ method: 'GET', path },
 				{ error, tries, stalledAfterMs: file.stalledAfterMs },
 				itemIndex,
 			);
+			throw outOfTime ? forTime(broke, { nothingDone: false }) : broke;
 		}
 	}
 }

@@ -1,10 +1,11 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { serverMessages } from '../shapes/errors';
+import { namedField, serverMessages } from '../shapes/errors';
 
 import type { Connection } from './connection';
 import { movedInstanceUrl } from './instanceUrl';
+import { UNREASONABLE_WAIT_MS } from './rateLimit';
 import { operationHint } from '../hints';
 
 /** Method and path of a request, as errors name it. */
@@ -48,9 +49,14 @@ export function redact(text: string, secret: string | undefined): string {
 	return text.split(secret).join('[redacted]').split(escaped).join('[redacted]');
 }
 
-/** A web page where JSON was expected: a login page, a proxy page, an SPA's index.html. */
+/**
+ * A web page where JSON was expected: a login page, a proxy page, an SPA's index.html. Decided by
+ * the body: JSON labelled `text/html` (a proxy or framework's wrong label) is still JSON, and is
+ * read as such; `text/html` decides only for a body that does not start as JSON does.
+ */
 export function looksLikeHtml(body: string, contentType: string): boolean {
-	return /text\/html/i.test(contentType) || /^\s*</.test(body);
+	if (/^\uFEFF?\s*</.test(body)) return true;
+	return /text\/html/i.test(contentType) && !/^\uFEFF?\s*[[{"]/.test(body);
 }
 
 export function apiError(
@@ -131,17 +137,10 @@ export function statusError(
 		case 400:
 			return error(
 				`The service rejected the request: ${saidText || 'validation failed'}`,
-				said.length > 1
-					? `Fix these fields and run again:\n- ${said.join('\n- ')}`
-					: /^[\w.[\]-]+: /.test(said[0] ?? '')
-						? `Fix "${said[0].slice(0, said[0].indexOf(':'))}", the field the service named, and run again.`
-						: 'The service named no field: check the parameters this operation sends against its words, and run again.',
+				rejectedFields(said),
 			);
 		case 401:
-			return error(
-				'The service rejected the credential (401): the API key or token is missing, wrong, or was revoked',
-				'Open the credential and check the API key. For OAuth2, tokens never expire: a 401 means the app was revoked, so reconnect the credential.',
-			);
+			return error(...rejectedCredential(connection));
 		case 402:
 			return error(
 				'Not enough credits for this request. Nothing was reserved or charged',
@@ -172,6 +171,33 @@ export function statusError(
 	}
 }
 
+/**
+ * A 401's message and advice, for the credential in use. The status is not in the message: n8n
+ * shows the error's code beside it (its pickers as "401 - <message>").
+ */
+function rejectedCredential(connection: Connection): [message: string, description: string] {
+	const credential = connection.credential ?? 'the credential';
+	if (connection.authentication === 'oAuth2')
+		return [
+			"The service rejected the OAuth2 token: the app's access was revoked",
+			`Its tokens never expire, so a rejected one was revoked. Open ${credential} and click "Connect my account" (or "Reconnect").`,
+		];
+	return [
+		'The service rejected the API key: it is wrong, or was revoked',
+		`Open ${credential} and paste a valid API key, created in the application under its agents area.`,
+	];
+}
+
+/** What a 400 asks to fix: the fields the service named, with the values it allows. */
+function rejectedFields(said: string[]): string {
+	if (said.length > 1) return `Fix these fields and run again:\n- ${said.join('\n- ')}`;
+	const named = namedField(said[0] ?? '');
+	if (!named)
+		return 'The service named no field: check the parameters this operation sends against its words, and run again.';
+	const allowed = named.allowed ? `: send one of ${named.allowed}` : '';
+	return `Fix "${named.field}", the field the service named${allowed}, and run again.`;
+}
+
 /** An answer that is not the API's JSON: a web page (`html`), or text that is not JSON. */
 export function notApiAnswerError(
 	node: INode,
@@ -197,6 +223,32 @@ export function notApiAnswerError(
 	return apiError(node, response, message, description, itemIndex, connection.secret);
 }
 
+/**
+ * An answer the secret stripping could not read (UnreadableAnswer): none of it is shown, not even
+ * in the error's details, and the error says so. A write that got a success may have been done.
+ */
+export function unreadableAnswerError(
+	node: INode,
+	connection: Connection,
+	response: FailedResponse,
+	reason: string,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const { statusCode, method, path } = response;
+	const maybeDone =
+		statusCode >= 200 && statusCode < 300 && method !== 'GET'
+			? ' The service accepted the request, so it may have been carried out: check in the application before running it again.'
+			: '';
+	return apiError(
+		node,
+		{ ...response, body: '' },
+		`The service's answer could not be read safely (${reason}); nothing from it is shown`,
+		`${connection.host} answered ${method} ${path} with status ${statusCode}. The node strips secrets from every answer before showing any of it, and could not strip this one, so it shows none of it.${maybeDone} If the instance is yours, check what it returns for this request; otherwise tell its administrator.`,
+		itemIndex,
+		connection.secret,
+	);
+}
+
 /** What one request spent on 429 answers before it gave up. */
 export interface RateLimitSpent {
 	waitedMs: number;
@@ -208,6 +260,10 @@ export interface RateLimitSpent {
 	maxRateLimitWaitMs: number;
 	/** Not sent at all: an earlier 429 of the run paused it for longer than this request may wait. */
 	notSent?: boolean;
+	/** A tool call's bound (ms), when it, not Max Rate Limit Wait, left no time for the wait. */
+	callBoundMs?: number;
+	/** The wait the service asked, when past the longest the node waits for one 429 (askedMs is then that cap). */
+	beyondCapMs?: number;
 }
 
 export function rateLimitError(
@@ -221,29 +277,50 @@ export function rateLimitError(
 	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
 	const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
 	const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
+	// Past the cap: a daily quota's wait is said as asked; one past any real limiter's, as such.
+	if (spent.beyondCapMs !== undefined && spent.beyondCapMs <= UNREASONABLE_WAIT_MS)
+		spent = { ...spent, askedMs: spent.beyondCapMs };
+	else if (spent.beyondCapMs !== undefined)
+		return apiError(
+			node,
+			{ statusCode: 429, body, method: request.method, path: request.path },
+			`Rate limited${bucket}${limit}: the service asked for an unreasonable wait (${durationText(spent.beyondCapMs)}); try again later`,
+			`The service's 429 asks to wait ${durationText(spent.beyondCapMs)}, far past any real rate limit (the node waits at most ${durationText(spent.askedMs)} for one 429), so it was not sent again: the instance's clock or its rate limiter may be misconfigured. Try again later; if it persists, tell the instance's administrator.`,
+			itemIndex,
+			connection.secret,
+		);
 	// The wait in plain units, and what to do: the message is all an AI agent's model is given.
 	const next = spent.triesCapped
 		? 'refused every time; try again later, with fewer requests at once'
 		: `try again in ${durationText(spent.askedMs)}`;
 	const waited = Math.round(spent.waitedMs / 1000);
+	const stoppedBy =
+		spent.callBoundMs === undefined
+			? `the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s`
+			: `what is left of this tool call (${Math.round(spent.callBoundMs / 1000)} s at most, for its caller gives up)`;
+	const advice =
+		spent.callBoundMs === undefined
+			? 'Raise that option under Request Options, or send fewer items at once.'
+			: `Nothing was done: make the same call again in ${durationText(spent.askedMs)}.`;
 	return apiError(
 		node,
 		{ statusCode: 429, body, method: request.method, path: request.path },
 		`Rate limited${bucket}${limit}: ${next}`,
 		spent.triesCapped
 			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
-			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s, so it was not sent${spent.notSent ? '' : ' again'}. Raise that option under Request Options, or send fewer items at once.`,
+			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes ${stoppedBy}, so it was not sent${spent.notSent ? '' : ' again'}. ${advice}`,
 		itemIndex,
 		connection.secret,
 	);
 }
 
-/** "0.2 s", "45 s", "60 min", "2 h" */
-function durationText(ms: number): string {
+/** "0.2 s", "45 s", "60 min", "2 h", "26,689 days" */
+export function durationText(ms: number): string {
 	if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
 	if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
 	if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
-	return `${Number((ms / 3_600_000).toFixed(1))} h`;
+	if (ms < 172_800_000) return `${Number((ms / 3_600_000).toFixed(1))} h`;
+	return `${Math.round(ms / 86_400_000).toLocaleString('en-US')} days`;
 }
 
 const NETWORK_REASONS: Record<string, string> = {
@@ -270,6 +347,16 @@ export function isNetworkError(error: unknown): boolean {
 		((error as { cause?: Error })?.cause as Error | undefined)?.name,
 	];
 	return /^E[A-Z_]+$/.test(code) || code in NETWORK_REASONS || names.includes('AxiosError');
+}
+
+/** A network error that is the request's Timeout running out, not a failure of the network. */
+export function isTimeout(error: unknown): boolean {
+	const code = networkCodeOf(error);
+	return (
+		code === 'ECONNABORTED' ||
+		code === 'ETIMEDOUT' ||
+		/timeout/i.test(String((error as Error)?.message))
+	);
 }
 
 /** A file whose answer began and then broke off. */
@@ -304,9 +391,13 @@ export function requestNotSentError(
 	itemIndex: number | undefined,
 ): NodeOperationError {
 	const message = redact(String((error as Error)?.message ?? error), connection.secret);
+	const said = (error as { description?: unknown })?.description;
 	return new NodeOperationError(node, `The request could not be sent: ${message}`, {
 		itemIndex,
-		description: "Check the credential and the node's parameters.",
+		description:
+			typeof said === 'string'
+				? redact(said, connection.secret)
+				: "Check the credential and the node's parameters.",
 	});
 }
 
@@ -316,14 +407,11 @@ export function networkError(
 	connection: Connection,
 	request: RequestLine,
 	error: unknown,
-	attempts: { made: number; timeoutMs: number },
+	attempts: { made: number; timeoutMs: number; callBoundMs?: number },
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(error);
-	const timedOut =
-		code === 'ECONNABORTED' ||
-		code === 'ETIMEDOUT' ||
-		/timeout/i.test(String((error as Error)?.message));
+	const timedOut = isTimeout(error);
 	const tries =
 		request.method === 'GET'
 			? `It was tried ${attempts.made} time${attempts.made === 1 ? '' : 's'}.`
@@ -337,12 +425,18 @@ export function networkError(
 			: `: ${redact(String((error as Error)?.message ?? ''), connection.secret)
 					.slice(0, 200)
 					.replace(/[.\s]+$/, '')}`;
-	const message = timedOut
-		? `${connection.host} did not answer within ${Math.round(attempts.timeoutMs / 1000)} s`
-		: `Could not reach ${connection.host}: ${known ?? 'the request failed'}`;
-	const advice = timedOut
-		? 'The service may be busy. Raise "Timeout" under Request Options if it is often slow.'
-		: 'Check the Instance URL in the credential and that the instance is up.';
+	// A tool call's bound, not the Timeout, cut the wait for the answer.
+	const bound = timedOut ? attempts.callBoundMs : undefined;
+	const message = bound
+		? `${connection.host} did not answer within what was left of this call (${Math.round(bound / 1000)} s at most)`
+		: timedOut
+			? `${connection.host} did not answer within ${Math.round(attempts.timeoutMs / 1000)} s`
+			: `Could not reach ${connection.host}: ${known ?? 'the request failed'}`;
+	const advice = bound
+		? `A tool call answers within its bound, since its caller gives up soon after${request.method === 'GET' ? ': make the call again.' : '.'}`
+		: timedOut
+			? 'The service may be busy. Raise "Timeout" under Request Options if it is often slow.'
+			: 'Check the Instance URL in the credential and that the instance is up.';
 	// The code stays out of the message, which NodeApiError would otherwise swap for a generic text.
 	return new NodeApiError(
 		node,

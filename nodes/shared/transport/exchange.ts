@@ -1,8 +1,10 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { cancelSignalOf, discardBody, sendAuthenticated, type RawResponse } from './connection';
+import { forTime, noTimeLeftError, timeLeftMs } from './deadline';
 import {
 	isNetworkError,
+	isTimeout,
 	networkError,
 	rateLimitError,
 	requestNotSentError,
@@ -10,13 +12,13 @@ import {
 } from './errors';
 import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
 import { quotaUsedUp, refusalLimit, refusalWait } from './rateLimit';
-import { withoutSecrets } from '../shapes/secrets';
+import { UnreadableAnswer, withoutSecrets, withoutWrittenSecrets } from '../shapes/secrets';
 import type { ApiContext, RunContext } from './runContext';
 
 interface RequestLimits {
 	/** Most time, in milliseconds, one request may spend waiting on 429 answers. */
 	maxRateLimitWaitMs: number;
-	/** How long, in milliseconds, a request may go without hearing from the service. */
+	/** How long, in milliseconds, a request may take to the end of its answer (a download: its longest silence). */
 	timeoutMs: number;
 }
 
@@ -53,13 +55,12 @@ export async function exchange(
 	const ctx = run.n8n;
 	const connection = await run.connectionFor(itemIndex);
 	const pacer = request.offInstance ? new RequestPacer() : run.pacer;
-	const limits = requestLimits(run, itemIndex);
-	// Each try gets what the run has left (a trigger poll's budget), not what the first one had.
-	const sendOnce = async () =>
+	const limits = limitsOf(ctx, itemIndex);
+	const sendOnce = async (timeoutMs: number) =>
 		await sendAuthenticated(
 			ctx,
 			connection,
-			{ ...options, timeout: requestLimits(run, itemIndex).timeoutMs },
+			{ ...options, timeout: timeoutMs },
 			{ followOffInstance: request.download === true },
 		);
 	// A read is tried again only when the try and its wait fit in what the run has left.
@@ -71,52 +72,84 @@ export async function exchange(
 	let waitedForRateLimitMs = 0;
 	let rateLimitedTries = 0;
 	let readRetries = 0;
+	// A 429's wait fits what the request may spend on them and what the run has left.
+	const waitFits = (waitMs: number) =>
+		waitedForRateLimitMs + waitMs <= limits.maxRateLimitWaitMs && waitMs <= timeLeftMs(run);
 	// What the request spent on 429s when it gives up on a wait of `askedMs`.
-	const rateLimited = (body: unknown, askedMs: number, triesCapped: boolean, notSent?: true) => {
-		const { maxRateLimitWaitMs } = limits;
-		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries: rateLimitedTries, notSent };
+	const rateLimited = (
+		body: unknown,
+		askedMs: number,
+		triesCapped: boolean,
+		notSent?: true,
+		beyondCapMs?: number,
+	) => {
+		// Max Rate Limit Wait allowed it: the run's deadline is what stopped it.
+		const late =
+			!triesCapped &&
+			beyondCapMs === undefined &&
+			waitedForRateLimitMs + askedMs <= limits.maxRateLimitWaitMs;
+		const maxRateLimitWaitMs = Math.min(
+			limits.maxRateLimitWaitMs,
+			waitedForRateLimitMs + Math.max(0, timeLeftMs(run)),
+		);
+		const tries = rateLimitedTries;
+		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries, notSent, beyondCapMs };
 		const limited = { ...spent, triesCapped, maxRateLimitWaitMs };
-		return rateLimitError(ctx.getNode(), connection, request, body, limited, itemIndex);
+		const callBoundMs = late ? run.callBoundMs : undefined;
+		const error = rateLimitError(
+			ctx.getNode(),
+			connection,
+			request,
+			body,
+			{ ...limited, callBoundMs },
+			itemIndex,
+		);
+		return late ? forTime(error, { nothingDone: true, retryInMs: askedMs }) : error;
 	};
 
 	for (;;) {
 		// A 429 to another request of the run asked for a longer wait than this one may spend:
 		// sent now it would only be refused again (and count against the run), so it is not sent.
 		const pausedMs = pacer.pausedUntilMs - run.clock.now();
-		if (pausedMs > limits.maxRateLimitWaitMs - waitedForRateLimitMs)
-			throw rateLimited(run.lastRefusal, pausedMs, false, true);
+		if (!waitFits(pausedMs)) throw rateLimited(run.lastRefusal, pausedMs, false, true);
 		const ticket = pacer.take(run.clock.now());
 		const holdMs = ticket.at - run.clock.now();
+		// A tool call's caller gives up at its bound: nothing is held or sent past it.
+		if (run.callBoundMs !== undefined && holdMs >= timeLeftMs(run))
+			throw noTimeLeftError(ctx.getNode(), request, run.callBoundMs, itemIndex);
 		if (holdMs > 0) await run.clock.wait(holdMs, signal);
 		// A 429 or a change of pace while holding voids the slot: take one at the new pace.
 		if (!pacer.isCurrent(ticket)) continue;
+		// Each try gets what the run has left (a poll's budget, a tool call's bound), not what the
+		// first one had.
+		const timeoutMs = withinDeadline(run, limits).timeoutMs;
 		let response: RawResponse;
 		try {
-			response = await sendOnce();
+			response = await sendOnce(timeoutMs);
 		} catch (error) {
 			if (!isNetworkError(error))
 				throw requestNotSentError(ctx.getNode(), connection, error, itemIndex);
-			if (
-				isRead &&
-				!signal?.aborted &&
-				readRetries < READ_RETRY_DELAYS_MS.length &&
-				retryFits(READ_RETRY_DELAYS_MS[readRetries])
-			) {
+			const retries = isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length;
+			if (retries && retryFits(READ_RETRY_DELAYS_MS[readRetries])) {
 				await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 				continue;
 			}
-			throw networkError(
-				ctx.getNode(),
-				connection,
-				request,
-				error,
-				{ made: readRetries + 1, timeoutMs: limits.timeoutMs },
-				itemIndex,
-			);
+			// The deadline cut the answer short, or left no time to try again.
+			const cut = isTimeout(error) && timeoutMs < limits.timeoutMs;
+			const made = {
+				made: readRetries + 1,
+				timeoutMs,
+				callBoundMs: cut ? run.callBoundMs : undefined,
+			};
+			const failed = networkError(ctx.getNode(), connection, request, error, made, itemIndex);
+			const late = (retries || cut) && run.deadlineMs !== undefined;
+			throw late ? forTime(failed, { nothingDone: false }) : failed;
 		}
 
 		if (response.statusCode === 429) {
-			const body = parseAnswer(await bodyText(response));
+			const answer = parseAnswer(await bodyText(response));
+			// A body that could not be read safely says nothing (the headers may still say the wait).
+			const body = answer instanceof UnreadableAnswer ? {} : answer;
 			// Sent after the last pause (not already on its way when a 429 came back).
 			const fresh = pacer.isCurrent(ticket);
 			const asked = refusalWait(
@@ -132,10 +165,13 @@ export async function exchange(
 			rateLimitedTries++;
 			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
 			if (!request.offInstance) run.lastRefusal = body;
-			if (triesCapped || waitedForRateLimitMs + waitMs > limits.maxRateLimitWaitMs) {
+			// A wait past the hour (a daily quota, a Retry-After in 2099) is not waited out, however
+			// long one may wait: the item fails at once, naming it.
+			const gaveUp = triesCapped || asked.beyondCapMs !== undefined;
+			if (gaveUp || !waitFits(waitMs)) {
 				// The wait stands for the rest of the run, though this request gives up on it.
 				pacer.pause(run.clock.now() + waitMs);
-				throw rateLimited(body, waitMs, triesCapped);
+				throw rateLimited(body, waitMs, triesCapped, undefined, asked.beyondCapMs);
 			}
 			const ownWaitMs = pacer.refused(
 				run.clock.now(),
@@ -189,16 +225,24 @@ export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): Reques
 
 /** The node's Request Options for one request, within the run's deadline (a trigger poll's budget). */
 export function requestLimits(run: RunContext, itemIndex: number | undefined): RequestLimits {
-	const limits = limitsOf(run.n8n, itemIndex);
+	return withinDeadline(run, limitsOf(run.n8n, itemIndex));
+}
+
+/**
+ * `limits` cut to what the run has left. A poll's request out of time still gets
+ * MIN_REQUEST_TIMEOUT_MS; a tool call's never runs past its bound (exchange sends none then).
+ */
+function withinDeadline(run: RunContext, limits: RequestLimits): RequestLimits {
 	if (run.deadlineMs === undefined) return limits;
-	const leftMs = run.deadlineMs - run.clock.now();
+	const leftMs = Math.ceil(run.deadlineMs - run.clock.now());
+	const leastMs = run.callBoundMs === undefined ? MIN_REQUEST_TIMEOUT_MS : 1;
 	return {
 		maxRateLimitWaitMs: Math.min(limits.maxRateLimitWaitMs, Math.max(0, leftMs)),
-		timeoutMs: Math.min(limits.timeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, leftMs)),
+		timeoutMs: Math.min(limits.timeoutMs, Math.max(leastMs, leftMs)),
 	};
 }
 
-/** A request out of a run's time still gets this long to answer. */
+/** A poll's request out of its time still gets this long to answer. */
 const MIN_REQUEST_TIMEOUT_MS = 2000;
 
 /** The body as text, whether the helper returned a string, bytes or a stream. */
@@ -222,14 +266,28 @@ export async function bodyText(response: RawResponse): Promise<string> {
 }
 
 /**
- * A service answer as a value: its JSON without secret fields (see secrets.ts), or the text itself
- * when it is not JSON. Every answer, success or error, is read here and nowhere else.
+ * A service answer as a value: its JSON without secret fields (see secrets.ts), or, when it is
+ * not JSON, its text without the secrets written into it. Every answer, success or error, is
+ * read here and nowhere else. What looks like JSON but does not parse, or is too deep to strip,
+ * comes back as an UnreadableAnswer: the stripping could not vouch for it, so nothing of it may
+ * be shown (fail closed).
  */
 export function parseAnswer(text: string): unknown {
+	let parsed: unknown;
 	try {
-		return withoutSecrets(JSON.parse(keepLargeIntegers(text)));
+		parsed = JSON.parse(keepLargeIntegers(text));
 	} catch {
-		return text;
+		const start = text.trimStart()[0];
+		return start === '{' || start === '['
+			? new UnreadableAnswer('JSON that does not parse')
+			: withoutWrittenSecrets(text);
+	}
+	try {
+		return withoutSecrets(parsed);
+	} catch (error) {
+		return error instanceof UnreadableAnswer
+			? error
+			: new UnreadableAnswer('its secrets could not be stripped');
 	}
 }
 

@@ -8,10 +8,12 @@ import {
 	type FailedResponse,
 	type MissingRoute,
 	type RequestSubject,
+	unreadableAnswerError,
 } from './errors';
 import { locationOf } from './connection';
 import { bodyText, exchange, parseAnswer } from './exchange';
 import { StreamingForm } from './multipart';
+import { UnreadableAnswer, withoutWrittenSecrets } from '../shapes/secrets';
 import type { RunContext } from './runContext';
 
 export { MAX_RATE_LIMITED_TRIES, READ_RETRY_DELAYS_MS } from './exchange';
@@ -19,6 +21,8 @@ export type { MissingRoute, RequestSubject } from './errors';
 export { MIN_RATE_LIMIT_WAIT_MS } from './pacing';
 export { RunContext, type ApiContext } from './runContext';
 export { downloadFile, saveDownload, type DownloadedFile, type FileStream } from './downloads';
+export { outOfTime, type OutOfTime } from './deadline';
+export { durationText } from './errors';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -70,7 +74,7 @@ export async function apiRequest(
 	const contentType = String(response.headers['content-type'] ?? '');
 	const failed: FailedResponse = {
 		statusCode: response.statusCode,
-		body: text,
+		body: '',
 		method: request.method,
 		path: request.path,
 		about: request.about,
@@ -81,15 +85,23 @@ export async function apiRequest(
 	const ok = response.statusCode >= 200 && response.statusCode < 300;
 	// A redirect not followed (nginx's comes with a small web page): it names where it points.
 	if (response.statusCode >= 300 && response.statusCode < 400)
-		throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
-	if (text.trim() !== '' && looksLikeHtml(text, contentType))
-		throw notApiAnswerError(node, connection, failed, itemIndex, true);
+		throw statusError(node, connection, failed, itemIndex);
+	if (text.trim() !== '' && looksLikeHtml(text, contentType)) {
+		// The page's start goes into the error's details: without the secrets written into it.
+		const page = withoutWrittenSecrets(text.slice(0, 2000));
+		throw notApiAnswerError(node, connection, { ...failed, body: page }, itemIndex, true);
+	}
 	if (text.trim() === '') {
 		if (ok) return {};
-		throw statusError(node, connection, { ...failed, body: '' }, itemIndex);
+		throw statusError(node, connection, failed, itemIndex);
 	}
 	const body = parseAnswer(text);
-	if (ok && body === text) throw notApiAnswerError(node, connection, failed, itemIndex, false);
+	if (body instanceof UnreadableAnswer)
+		throw unreadableAnswerError(node, connection, failed, body.reason, itemIndex);
+	// Text that is not JSON (a JSON string answer starts with its quote).
+	const notJson = typeof body === 'string' && !text.trimStart().startsWith('"');
+	if (ok && notJson)
+		throw notApiAnswerError(node, connection, { ...failed, body }, itemIndex, false);
 	if (ok) return body;
 	throw statusError(node, connection, { ...failed, body }, itemIndex);
 }

@@ -3,7 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import type { RequestPacer } from './pacing';
 
 /** Longest single wait we accept from a server hint before treating it as implausible. */
-const MAX_SINGLE_WAIT_MS = 60 * 60 * 1000;
+export const MAX_SINGLE_WAIT_MS = 60 * 60 * 1000;
+
+/** Longer than any real limiter asks (a quota renews within a month): a clock or a limiter gone wrong. */
+export const UNREASONABLE_WAIT_MS = 31 * 24 * 3_600_000;
 
 export interface RetryAfter {
 	ms: number;
@@ -14,6 +17,17 @@ export interface RetryAfter {
 	 * seconds. A service that keeps refusing after the short waits counts seconds (`RetryAfterUnit`).
 	 */
 	asSecondsMs?: number;
+	/**
+	 * What the service asked when it was past MAX_SINGLE_WAIT_MS (a daily quota's 20 h, or a
+	 * Retry-After in 2099): `ms` is then the cap, which is ours, not the service's answer.
+	 */
+	beyondCapMs?: number;
+}
+
+/** A wait the service asked, capped at MAX_SINGLE_WAIT_MS; past it, what it asked is kept apart. */
+function asked(ms: number, wholeSeconds: boolean): RetryAfter {
+	const read = { ms: clamp(ms), wholeSeconds };
+	return ms > MAX_SINGLE_WAIT_MS ? { ...read, beyondCapMs: Math.ceil(ms) } : read;
 }
 
 /**
@@ -37,11 +51,10 @@ export function retryAfter(
 	const fromHeader = headerWait(headers['retry-after'], now);
 	if (typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0) {
 		const whole = Number.isInteger(fromBody);
-		const seconds = fromHeader ? agreesAsSeconds(fromBody, fromHeader.ms) : !whole || inSeconds;
-		const read = {
-			ms: clamp(seconds ? fromBody * 1000 : fromBody),
-			wholeSeconds: seconds && whole && fromBody >= 1,
-		};
+		const seconds = fromHeader
+			? agreesAsSeconds(fromBody, fromHeader.beyondCapMs ?? fromHeader.ms)
+			: !whole || inSeconds;
+		const read = asked(seconds ? fromBody * 1000 : fromBody, seconds && whole && fromBody >= 1);
 		return !fromHeader && !seconds && fromBody >= 1
 			? { ...read, asSecondsMs: clamp(fromBody * 1000) }
 			: read;
@@ -138,8 +151,10 @@ export function quotaUsedUp(
 	if (!Number.isFinite(reset) || reset <= 0) return undefined;
 	const resetAtMs =
 		reset >= UNIX_MS_FROM ? reset : reset >= UNIX_SECONDS_FROM ? reset * 1000 : now + reset * 1000;
-	const waitMs = clamp(resetAtMs - now);
-	if (waitMs <= 0) return undefined;
+	// Believed as it is up to a month (a daily quota's 20 h); past that (2099) not at all: the
+	// next request's answer tells.
+	const waitMs = Math.ceil(resetAtMs - now);
+	if (waitMs <= 0 || waitMs > UNREASONABLE_WAIT_MS) return undefined;
 	const limit = String(header('limit') ?? '').trim();
 	return limit !== '' && Number.isFinite(Number(limit))
 		? { waitMs, limit: Number(limit) }
@@ -158,9 +173,9 @@ function headerWait(header: unknown, now: number): RetryAfter | undefined {
 	if (typeof header !== 'string' || header.trim() === '') return undefined;
 	const seconds = Number(header);
 	if (Number.isFinite(seconds) && seconds >= 0)
-		return { ms: clamp(seconds * 1000), wholeSeconds: Number.isInteger(seconds) && seconds >= 1 };
+		return asked(seconds * 1000, Number.isInteger(seconds) && seconds >= 1);
 	const date = Date.parse(header);
-	return Number.isNaN(date) ? undefined : { ms: clamp(date - now), wholeSeconds: true };
+	return Number.isNaN(date) ? undefined : asked(date - now, true);
 }
 
 /**

@@ -24,6 +24,12 @@ export class RunContext<Functions extends ApiContext = ApiContext> {
 	 */
 	deadlineMs?: number;
 	/**
+	 * A tool call's bound (ms), when the run is one (`bindToCall`): its deadline is then a promise
+	 * to a caller who gives up, so nothing is sent, waited for or waited out past it (a poll's
+	 * request still gets a little time), and a refusal for it names the bound.
+	 */
+	callBoundMs?: number;
+	/**
 	 * What last paused the run (a 429's body, or the limit an answer's rate-limit headers gave): what
 	 * items that cannot wait that long fail with.
 	 */
@@ -32,6 +38,12 @@ export class RunContext<Functions extends ApiContext = ApiContext> {
 	serviceDateMs?: number;
 
 	constructor(readonly n8n: Functions) {}
+
+	/** The run answers a tool call: all of it, waits and requests, ends within `boundMs` from now. */
+	bindToCall(boundMs: number): void {
+		this.callBoundMs = boundMs;
+		this.deadlineMs = this.clock.now() + boundMs;
+	}
 
 	/** The credential's connection, read on first use; a failed read is tried again next time. */
 	async connectionFor(itemIndex: number | undefined): Promise<Connection> {

@@ -1,4 +1,4 @@
-import type { FieldType, IDataObject } from 'n8n-workflow';
+import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
 import type { FormatInput } from '../../../shared/shapes';
 
@@ -6,24 +6,41 @@ import type { FormatInput } from '../../../shared/shapes';
  * A format input that takes a list (a slideshow's slides or captions). n8n's resource mapper
  * gives every field one line, so a list is filled under "List Inputs" instead, in a box of several
  * lines: one entry per line, commas kept inside an entry. In Format Inputs it stays as a hidden
- * field whose label records what the run needs to know of it (the label is all a saved mapper
- * field keeps): "Captions (list of texts)", "Slides (list of texts, required)".
+ * field of n8n's type `array`, and its id keeps what the run needs of it, in words no label
+ * changes: `list:<item type>:<required|optional>:<input>` (`list:number:optional:cuts`; `any`
+ * when the format gives no item type). That id is not the input's name, so a value a panel of
+ * another shape kept under the name is no field of the mapper: n8n drops it once Format Inputs
+ * changes.
  */
-const LIST_LABEL = /^(.*) \(list(?: of (numbers|true\/false values|texts))?(, required)?\)$/;
 const ITEM_WORDS: Partial<Record<FieldType, string>> = {
 	number: 'numbers',
 	boolean: 'true/false values',
 	string: 'texts',
 };
 
-/** The label of a list input's (hidden) mapper field. */
+/** The label of a list input where a user picks it (List Inputs): "Cuts (list of numbers)". */
 export function listLabel(input: FormatInput): string {
 	const items = input.itemType ? ITEM_WORDS[input.itemType] : undefined;
 	return `${input.label} (list${items ? ` of ${items}` : ''}${input.required ? ', required' : ''})`;
 }
 
-/** A field of Format Inputs that is a list input: its input's own label, and its items' type. */
+/** A list input's hidden field in Format Inputs. */
+export function listField(input: FormatInput): ResourceMapperField {
+	return {
+		id: `list:${input.itemType ?? 'any'}:${input.required ? 'required' : 'optional'}:${input.name}`,
+		displayName: input.label,
+		required: false,
+		defaultMatch: false,
+		canBeUsedToMatch: false,
+		display: false,
+		type: 'array',
+	};
+}
+
+/** A list input as the run knows it from its hidden field: its input, label and items' type. */
 export interface ListField {
+	/** The input's name, as the service takes it. */
+	name: string;
 	label: string;
 	itemType?: FieldType;
 	/** "numbers", "true/false values", "texts", or "items" when the format does not say. */
@@ -31,18 +48,21 @@ export interface ListField {
 	required: boolean;
 }
 
-/** For a field of Format Inputs: the list input it is, or undefined. */
-export function listFieldOf(displayName: string): ListField | undefined {
-	const match = LIST_LABEL.exec(displayName);
-	if (!match) return undefined;
-	const itemType = (Object.entries(ITEM_WORDS) as Array<[FieldType, string]>).find(
-		([, words]) => words === match[2],
-	)?.[0];
+/** For a field of Format Inputs: the list input it holds, or undefined. */
+export function listFieldOf(
+	field: Pick<ResourceMapperField, 'id' | 'displayName'>,
+): ListField | undefined {
+	const [kind, items, need, ...rest] = field.id.split(':');
+	const name = rest.join(':');
+	if (kind !== 'list' || !items || !['required', 'optional'].includes(need) || !name)
+		return undefined;
+	const itemType = items === 'any' ? undefined : (items as FieldType);
 	return {
-		label: match[1],
+		name,
+		label: field.displayName || name,
 		...(itemType ? { itemType } : {}),
-		itemWords: match[2] ?? 'items',
-		required: match[3] !== undefined,
+		itemWords: (itemType && ITEM_WORDS[itemType]) || 'items',
+		required: need === 'required',
 	};
 }
 

@@ -23,17 +23,24 @@ export function mappedInputs(
 	itemIndex: number,
 ): IDataObject {
 	const mapper = ctx.getNodeParameter('inputs', itemIndex, {}) as Partial<ResourceMapperValue>;
-	const schema = (mapper.schema ?? []).filter((field) => !field.removed);
+	const fields = mapper.schema ?? [];
+	// A list's field is read whatever n8n marks it: "Remove All Inputs" marks the hidden fields
+	// removed too, and "Add All Inputs" brings back only the fields it shows.
 	const lists = new Map(
-		schema.flatMap((field) => {
-			const list = listFieldOf(field.displayName);
-			return list ? [[field.id, list] as const] : [];
+		fields.flatMap((field) => {
+			const list = listFieldOf(field);
+			return list ? [[list.name, list] as const] : [];
 		}),
 	);
+	const schema = fields.filter((field) => !field.removed && !listFieldOf(field));
+	const given = givenLists(ctx, itemIndex).map((entry) => ({
+		...entry,
+		name: entry.name || onlyList(ctx, format, lists, fields.length > 0, itemIndex),
+	}));
 	const values =
 		mapper.mappingMode === 'autoMapInputData'
-			? fieldsOfItem(ctx.getInputData()[itemIndex]?.json ?? {}, schema)
-			: shownOnly(ctx, fieldValues(ctx, format, schema, itemIndex), schema, lists);
+			? fieldsOfItem(ctx.getInputData()[itemIndex]?.json ?? {}, schema, lists)
+			: shownOnly(ctx, fieldValues(ctx, format, fields, itemIndex), schema, lists, given);
 	const untyped = new Set(schema.filter((field) => !field.type).map((field) => field.id));
 	const input: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
@@ -46,45 +53,61 @@ export function mappedInputs(
 		// A field the format gave no type: typed text like "12" or "true" goes as a number or boolean.
 		input[name] = untyped.has(name) && typeof value === 'string' ? parseScalar(value) : value;
 	}
-	for (const entry of givenLists(ctx, itemIndex)) {
-		const name = entry.name || onlyList(ctx, format, lists, schema.length > 0, itemIndex);
+	for (const entry of given) {
 		// An input the loaded fields do not know (a format given by expression, fields loaded before
 		// the format changed) goes as a list of texts: the service is the judge of it.
-		const list = lists.get(name) ?? unknownList(ctx, schema, name, itemIndex);
-		delete input[name];
-		setList(ctx, input, name, list, entry.entries, itemIndex);
+		const list = lists.get(entry.name) ?? unknownList(ctx, schema, entry.name, itemIndex);
+		delete input[entry.name];
+		setList(ctx, input, entry.name, list, entry.entries, itemIndex);
 	}
-	const missing = [
-		...schema.filter((field) => field.required && !lists.has(field.id)),
-		...schema.filter((field) => lists.get(field.id)?.required),
-	].filter((field) => !(field.id in input));
-	if (missing.length > 0) {
-		const quoted = (fields: ResourceMapperField[]) =>
-			fields.map((field) => `"${lists.get(field.id)?.label ?? field.displayName}"`).join(', ');
-		const [listsMissing, fieldsMissing] = [
-			missing.filter((field) => lists.has(field.id)),
-			missing.filter((field) => !lists.has(field.id)),
-		];
-		// Where each is filled: a field under Format Inputs, a list under List Inputs.
-		const where = [
-			fieldsMissing.length ? `fill ${quoted(fieldsMissing)} under Format Inputs` : '',
-			listsMissing.length
-				? `add ${quoted(listsMissing)} under List Inputs, one entry per line`
-				: '',
-		].filter(Boolean);
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Format ${formatMention(format)} needs ${quoted(missing)}`,
-			{
-				itemIndex,
-				description:
-					mapper.mappingMode === 'autoMapInputData'
-						? `The input item has no field ${missing.map((field) => field.id).join(', ')}. Rename it with an Edit Fields node, or choose "Map Each Input Manually" under Format Inputs.`
-						: `${capitalised(where.join('; '))}. Nothing was started.`,
-			},
-		);
-	}
+	const missing: Needed[] = [
+		...schema
+			.filter((field) => field.required)
+			.map((field) => ({ name: field.id, label: field.displayName, list: false })),
+		...[...lists.values()]
+			.filter((list) => list.required)
+			.map(({ name, label }) => ({ name, label, list: true })),
+	].filter((entry) => !(entry.name in input));
+	if (missing.length > 0) refuseMissing(ctx, format, mapper.mappingMode, missing, itemIndex);
 	return input;
+}
+
+/** An input the format requires, by its input's name and label, and whether it is a list. */
+interface Needed {
+	name: string;
+	label: string;
+	list: boolean;
+}
+
+/** Required inputs not given: a parameter error naming each, and where it is filled. */
+function refuseMissing(
+	ctx: IExecuteFunctions,
+	format: FormatNamed,
+	mappingMode: string | undefined,
+	missing: Needed[],
+	itemIndex: number,
+): never {
+	const quoted = (entries: Needed[]) => entries.map((entry) => `"${entry.label}"`).join(', ');
+	const [listsMissing, fieldsMissing] = [
+		missing.filter((entry) => entry.list),
+		missing.filter((entry) => !entry.list),
+	];
+	// Where each is filled: a field under Format Inputs, a list under List Inputs.
+	const where = [
+		fieldsMissing.length ? `fill ${quoted(fieldsMissing)} under Format Inputs` : '',
+		listsMissing.length ? `add ${quoted(listsMissing)} under List Inputs, one entry per line` : '',
+	].filter(Boolean);
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Format ${formatMention(format)} needs ${quoted(missing)}`,
+		{
+			itemIndex,
+			description:
+				mappingMode === 'autoMapInputData'
+					? `The input item has no field ${missing.map((entry) => entry.name).join(', ')}. Rename it with an Edit Fields node, or choose "Map Each Input Manually" under Format Inputs.`
+					: `${capitalised(where.join('; '))}. Nothing was started.`,
+		},
+	);
 }
 
 function capitalised(text: string): string {
@@ -174,39 +197,53 @@ function unknownList(
 			},
 		);
 	}
-	return { label: name, itemWords: 'texts', required: false };
+	return { name, label: name, itemWords: 'texts', required: false };
 }
 
 /**
  * The values of fields the panel shows. A value kept for one it no longer shows (an input the
- * format dropped, or a list, filled under List Inputs) is one the user can neither see nor remove:
- * it is not sent, and the run says so.
+ * format dropped, or a list a panel of another shape kept) is one the user can neither see nor
+ * remove there: it is not sent, and the run says so, unless List Inputs gives that list, which is
+ * then what is sent. n8n drops such a value when Format Inputs changes once the field is gone from
+ * it (its list refreshed, then an input changed).
  */
 function shownOnly(
 	ctx: IExecuteFunctions,
 	values: IDataObject,
 	schema: ResourceMapperField[],
 	lists: Map<string, ListField>,
+	given: Array<{ name: string }>,
 ): IDataObject {
-	const shown = new Set(
-		schema.filter((field) => field.display !== false && !lists.has(field.id)).map((f) => f.id),
-	);
+	const shown = new Set(schema.filter((field) => field.display !== false).map((f) => f.id));
+	const listed = new Set(given.map((entry) => entry.name));
 	const hidden = Object.keys(values).filter(
-		(name) => !shown.has(name) && ![null, undefined, ''].includes(values[name] as never),
+		(name) =>
+			!shown.has(name) &&
+			!listed.has(name) &&
+			![null, undefined, ''].includes(values[name] as never),
 	);
 	if (hidden.length) {
 		const named = hidden.map((name) => `"${lists.get(name)?.label ?? name}"`).join(', ');
-		const message = `Format Inputs keeps a value for ${named}, which its panel no longer shows: it was not sent. Fill lists under List Inputs; open Format Inputs and refresh it to clear the rest.`;
-		noticeOnOutput(ctx, message);
+		const listsToo = hidden.some((name) => lists.has(name))
+			? ' Give lists under List Inputs, one entry per line.'
+			: '';
+		noticeOnOutput(
+			ctx,
+			`Format Inputs keeps a value for ${named}, which its panel no longer shows: it was not sent.${listsToo} To remove the value, open Format Inputs, refresh its list of inputs, then change any input there.`,
+		);
 	}
 	return Object.fromEntries(Object.entries(values).filter(([name]) => shown.has(name)));
 }
 
-function fieldsOfItem(json: IDataObject, schema: ResourceMapperField[]): IDataObject {
+function fieldsOfItem(
+	json: IDataObject,
+	schema: ResourceMapperField[],
+	lists: Map<string, ListField>,
+): IDataObject {
 	return Object.fromEntries(
-		schema
-			.filter((field) => json[field.id] !== undefined)
-			.map((field) => [field.id, json[field.id]]),
+		[...schema.map((field) => field.id), ...lists.keys()]
+			.filter((name) => json[name] !== undefined)
+			.map((name) => [name, json[name]]),
 	);
 }
 

@@ -106,6 +106,12 @@ export function parseScalar(value: string): IDataObject[string] {
 	return value;
 }
 
+/**
+ * Longest a tool call takes, all of it (waits, requests, downloads): well inside a caller's usual
+ * 60 s (an MCP client's default), after which a model may make the call again.
+ */
+export const TOOL_CALL_BOUND_MS = 40_000;
+
 /** n8n runs a node offered to an AI agent or an MCP client as the node type with "Tool" after its name. */
 export function isToolRun(ctx: IExecuteFunctions): boolean {
 	return ctx.getNode().type.endsWith('Tool');

@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest, type RunContext } from '../../../shared/transport';
 import { asRecord } from '../../../shared/shapes';
 import { requiredText } from '../fields/parameters';
-import { notPublicReason } from './publicAddress';
+import { notPublicReason } from '../../../shared/publicAddress';
 import { operationHint } from '../../../shared/hints';
 
 const show = { resource: ['media'], operation: ['importFromUrl'] };

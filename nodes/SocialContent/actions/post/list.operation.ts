@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { RunContext } from '../../../shared/transport';
 import { toUtcIso } from '../../../shared/dates';
 import { noticeOnOutput } from '../../../shared/hints';
-import { walkPages } from '../../../shared/paging';
+import { loopNotice, walkPages } from '../../../shared/paging';
 import { normalisePost, toItems } from '../../../shared/shapes';
 
 const show = { resource: ['post'], operation: ['list'] };
@@ -51,7 +51,7 @@ export async function execute(
 	);
 	const posts: INodeExecutionData[] = [];
 	const qs = { startDate, endDate };
-	const { next } = await walkPages(
+	const { next, loop } = await walkPages(
 		run,
 		'/posts',
 		{ qs, listKeys: ['posts'], itemIndex },
@@ -60,6 +60,7 @@ export async function execute(
 			return true;
 		},
 	);
+	if (loop) noticeOnOutput(this, loopNotice(loop, `${posts.length.toLocaleString('en-US')} posts`));
 	// Never a silent cut: the service still said there was more past the page guard.
 	if (next)
 		noticeOnOutput(

@@ -64,7 +64,9 @@ export const settingsProperty: INodeProperties = {
 					default: '',
 					description:
 						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-					hint: 'The settings of the networks "Applies To" covers; another name can be typed as an expression',
+					// n8n reloads this list when Applies To changes only while it can work out every
+					// expression of the node in the editor: reopening the panel loads it afresh.
+					hint: 'The settings of the networks "Applies To" covers. If it does not follow a change of Applies To, close the node\'s panel and open it again. Another name can be typed as an expression.',
 				},
 				{
 					displayName: 'Value',
@@ -122,7 +124,7 @@ export function settingsPerChannel(
 				`The setting "${networkName(network)}: ${label ?? name}" is ${aNetwork(network)} setting, but its row applies to ${networkName(targetNetwork)}`,
 				{
 					itemIndex,
-					description: `Under "Applies To" choose ${aNetwork(network)} channel or "All ${networkName(network)} Channels"; or, to keep ${networkName(targetNetwork)}, choose the setting again in "Setting Name" (its list shows ${networkName(targetNetwork)}'s settings once reopened).`,
+					description: `Under "Applies To" choose ${aNetwork(network)} channel or "All ${networkName(network)} Channels"; or, to keep ${networkName(targetNetwork)}, close the node's panel and open it again (its "Setting Name" list then shows ${networkName(targetNetwork)}'s settings) and choose the setting there.`,
 				},
 			);
 		}
@@ -227,6 +229,16 @@ export function textPerChannel(
 	const texts = new Map<string, string>();
 	for (const entry of entries) {
 		const id = String(entry.channel ?? '').trim();
+		if (!id) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'A text under "Text Per Channel" has no channel chosen',
+				{
+					itemIndex,
+					description: `Choose its channel (the post goes to: ${channels.map(channelLabel).join(', ')}), or remove the text.`,
+				},
+			);
+		}
 		if (!channels.some((channel) => channel.id === id)) {
 			throw new NodeOperationError(
 				ctx.getNode(),

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
+import { TOOL_CALL_BOUND_MS } from '../fields/parameters';
 import * as getCredits from './getCredits.operation';
 import * as getGeneration from './getGeneration.operation';
 import * as listFormats from './listFormats.operation';
@@ -51,7 +52,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Start Generation',
 				value: 'startGeneration',
-				description: 'Start a paid media generation',
+				description: `Start a paid media generation. As an AI tool it answers within ${TOOL_CALL_BOUND_MS / 1000} s: the result, or the generation's ID, its status and the call to make next.`,
 				action: 'Start a generation',
 			},
 		],

@@ -6,13 +6,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest, type RunContext } from '../../../shared/transport';
+import { apiRequest, durationText, outOfTime, type RunContext } from '../../../shared/transport';
 import { fetchFormats, formatLocator, formatMention } from '../../../shared/formats';
-import { generationItem, waitForGeneration } from '../../../shared/generations';
-import { normaliseGeneration } from '../../../shared/shapes';
+import { generationItem, waitForGeneration, type Waited } from '../../../shared/generations';
+import { namedField, normaliseGeneration } from '../../../shared/shapes';
 import { mappedInputs, type FormatNamed } from '../fields/mappedInputs';
 import { simplifyProperty } from '../../../shared/simplify';
-import { isToolRun, jsonObject, keyValuePairs, locatorId } from '../fields/parameters';
+import {
+	isToolRun,
+	jsonObject,
+	keyValuePairs,
+	locatorId,
+	TOOL_CALL_BOUND_MS,
+} from '../fields/parameters';
 import { operationHint } from '../../../shared/hints';
 
 const show = { resource: ['studio'], operation: ['startGeneration'] };
@@ -150,8 +156,7 @@ export const description: INodeProperties[] = [
 			name: 'waitForCompletion',
 			type: 'boolean',
 			default: true,
-			description:
-				'Whether to wait until the generation is done (or failed) before going on. Off: the node returns the started generation at once; use Studio → Get Generation or the Social Content Trigger later.',
+			description: `Whether to wait until the generation is done (or failed) before going on. Off: the node returns the started generation at once; use Studio → Get Generation or the Social Content Trigger later. As an AI tool the whole call answers within ${TOOL_CALL_BOUND_MS / 1000} s: the result, or the generation's ID, its status and the call to make next.`,
 		},
 		{
 			displayName: 'Download Outputs',
@@ -226,33 +231,65 @@ export async function execute(
 		{ method: 'POST', path: '/studio/generations', body: { formatId, input } },
 		itemIndex,
 	).catch(async (error: unknown) => {
-		throw await unknownFormatError(this, run, formatId, itemIndex, error);
+		throw (
+			lateStart(error, run) ?? (await unknownFormatError(this, run, formatId, itemIndex, error))
+		);
 	});
 	const generation = normaliseGeneration(started);
 	if (!this.getNodeParameter('waitForCompletion', itemIndex, true)) {
 		return [await generationItem(this, run, generation, { download: false, simplify }, itemIndex)];
 	}
 
-	// A tool's caller (an agent, an MCP client) gives up after its own timeout, often 60 s, and n8n
-	// goes on regardless: it gets the generation's id in time, and what to call next.
+	// As a tool, the run ends at the call's bound (the router's): the generation's id in time, its
+	// status and what to call next, rather than a caller that gave up and starts it again.
 	const asTool = isToolRun(this);
-	const timeoutMs = Number(this.getNodeParameter('timeout', itemIndex, 15)) * 60_000;
-	const done = await waitForGeneration(this, run, String(generation.id), itemIndex, {
-		timeoutMs: asTool ? Math.min(timeoutMs, TOOL_WAIT_MS) : timeoutMs,
+	const waited = await waitForGeneration(this, run, generation, itemIndex, {
+		timeoutMs: Number(this.getNodeParameter('timeout', itemIndex, 15)) * 60_000,
 		firstIntervalMs: Number(this.getNodeParameter('pollInterval', itemIndex, 3)) * 1000,
 		maxIntervalMs: asTool ? 5_000 : 30_000,
 		answerWhenTimedOut: asTool,
 	});
-	if (done.status !== 'done') return [stillRunningItem(generation, done, itemIndex)];
+	const done = waited.generation;
+	if (done.status !== 'done') return [stillRunningItem(generation, waited, itemIndex)];
 	// Keep what only the start answer tells (the credits charged).
 	const merged = { ...generation, ...done, credits: done.credits ?? generation.credits };
 	const download = this.getNodeParameter('downloadOutputs', itemIndex, true) as boolean;
-	return [await generationItem(this, run, merged, { download, simplify }, itemIndex)];
+	const item = generationItem(this, run, merged, { download, simplify }, itemIndex);
+	return [
+		await item.catch(async (error: unknown) => {
+			if (!asTool || !outOfTime(error)) throw error;
+			// The bound came before the files: the result without them, and how to get them.
+			const json = (await generationItem(this, run, merged, { download: false, simplify })).json;
+			return { json: { ...json, message: filesLateMessage(String(generation.id)) } };
+		}),
+	];
 }
 
 /**
- * A start the service refused (400) for a format it does not have: says so with the formats that
- * exist, so a person or a model can send one of them. Any other error passes as it is.
+ * A start the tool call's bound cut short (a 429's wait too long for it, or no answer in time),
+ * said so that the caller knows whether anything was started and what to do; undefined for any
+ * other error.
+ */
+function lateStart(error: unknown, run: RunContext): unknown {
+	const late = outOfTime(error);
+	if (!late || run.callBoundMs === undefined || !(error instanceof Error)) return undefined;
+	const bound = `${Math.round(run.callBoundMs / 1000)} s at most`;
+	if (!late.nothingDone) {
+		error.message = `The start got no answer within this call (${bound}): the generation may have been started, and charged. Before starting it again, look for it with ${operationHint('listGenerations')}`;
+		return error;
+	}
+	const wait = late.retryInMs === undefined ? undefined : durationText(late.retryInMs);
+	error.message = wait
+		? `Nothing was started or charged: the service is rate limiting and asks to wait ${wait}, longer than this call may take (${bound}). Make the same call again in ${wait}`
+		: `Nothing was started or charged: no time was left in this call (${bound}) to send the start. Make the same call again`;
+	return error;
+}
+
+/**
+ * A start the service refused (400, or 404 "Format not found") for a format it does not have:
+ * says so with the formats that exist, so a person or a model can send one of them. The refusal
+ * need not name the format (a 400 "invalid id"): the format list tells. Any other error passes
+ * as it is.
  */
 async function unknownFormatError(
 	ctx: IExecuteFunctions,
@@ -261,9 +298,12 @@ async function unknownFormatError(
 	itemIndex: number,
 	error: unknown,
 ): Promise<unknown> {
-	// Only a refusal that speaks of the format: any other is said at once, as the service said it.
-	if (String((error as { httpCode?: unknown }).httpCode) !== '400') return error;
-	if (!/format/i.test((error as Error).message)) return error;
+	const status = String((error as { httpCode?: unknown }).httpCode);
+	if (status !== '400' && status !== '404') return error;
+	// A refusal that names another field (`input.hook: too long`) is said at once, as it came.
+	const words = (error as Error).message.replace(/^The service rejected the request: /, '');
+	const field = namedField(words)?.field;
+	if (field !== undefined && !/format/i.test(field)) return error;
 	const formats = await fetchFormats(run, itemIndex).catch(() => []);
 	if (!formats.length || formats.some((format) => format.id === formatId)) return error;
 	return new NodeOperationError(
@@ -275,30 +315,38 @@ async function unknownFormatError(
 			.join(', ')}.`,
 		{
 			itemIndex,
-			description: `The service refused the start (400), so nothing was charged. ${(error as Error).message}`,
+			description: `The service refused the start (${status}), so nothing was charged. ${(error as Error).message}`,
 		},
 	);
 }
 
-/** Longest a tool call waits for its generation: well inside a caller's usual 60 s. */
-export const TOOL_WAIT_MS = 40_000;
-
-/** What a tool call answers for a generation still running at TOOL_WAIT_MS: its id, and what to do next. */
+/**
+ * What a tool call answers for a generation not done at its bound: its id, its status as last
+ * seen, and what to do next (when, if the service asked to wait).
+ */
 function stillRunningItem(
 	started: IDataObject,
-	now: IDataObject,
+	waited: Waited,
 	itemIndex: number,
 ): INodeExecutionData {
 	const id = String(started.id);
+	const now = waited.generation;
+	const wait = waited.retryInMs === undefined ? undefined : durationText(waited.retryInMs);
+	const limited = wait ? ` (the service is rate limiting: it asks to wait ${wait})` : '';
 	return {
 		json: {
 			id,
 			status: String(now.status),
 			credits: (now.credits ?? started.credits ?? null) as IDataObject[string],
-			message: `Generation ${id} was started (once, and charged) and is still ${String(now.status)}. Do not start it again: call "Get Generation" with generationId ${id} in a minute to read its outputs.`,
+			message: `Generation ${id} was started (once, and charged) and is still ${String(now.status)}${limited}. Do not start it again: call ${operationHint('getGeneration')} with generationId ${id} in ${wait ?? 'a minute'} to read its outputs.`,
 		},
 		pairedItem: { item: itemIndex },
 	};
+}
+
+/** What a tool call answers with a generation done at its bound but its files not all downloaded. */
+function filesLateMessage(id: string): string {
+	return `Generation ${id} is done (started once, and charged), but its files did not arrive within this call. Do not start it again: call ${operationHint('getGeneration')} with generationId ${id} and Download Outputs on to get them.`;
 }
 
 /** The `input` object, from whichever way the user gave it; required inputs checked before sending. */

@@ -5,7 +5,8 @@
  * whatever notation the URL parser normalises (`127.1`, `0x7f000001`, `[::ffff:127.0.0.1]`,
  * NAT64, 6to4, Teredo and ISATAP forms), and names of wildcard-DNS services that answer the
  * address written in the name (`127.0.0.1.nip.io`, `10-0-0-1.sslip.io`) or always this machine
- * (`localtest.me`). Other host names are left to the service, which resolves them.
+ * (`localtest.me`, `*.localhost.direct`), or either of two (`7f000001.c0a80001.rbndr.us`), and
+ * names without a domain (`redis`). Other host names are left to the service, which resolves them.
  */
 export function notPublicReason(url: URL): string | undefined {
 	const host = url.hostname.toLowerCase().replace(/\.$/, '');
@@ -23,7 +24,44 @@ export function notPublicReason(url: URL): string | undefined {
 	}
 	if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return ipv4Reason(host.split('.').map(Number));
 	if (host.startsWith('[') && host.endsWith(']')) return ipv6Reason(host.slice(1, -1));
+	// A name without a domain (`redis`, `minio`) is one only a local network's resolver answers.
+	if (!host.includes('.'))
+		return `a name without a domain, which only a local network answers (${host})`;
 	return undefined;
+}
+
+/**
+ * The cloud's metadata service (169.254.169.254, fe80::, its names): no file lives there, and it
+ * hands out the machine's own credentials. Never fetched, whatever the instance's address.
+ */
+const NEVER_A_FILE = /link-local|metadata/;
+
+/**
+ * Why the node does not fetch a file at `file` for an instance at `instance`, or undefined when it
+ * may. A file on the instance's own origin is always fetched. Elsewhere, a file at a non-public
+ * address is fetched only for an instance that is itself at one (a self-hosted setup whose
+ * storage lives on its own network, `http://10.0.0.5` beside `http://10.0.0.9:9000`); for a
+ * public instance it is refused (a public service, or a CDN's redirect, pointing n8n into its own
+ * network). The metadata service never. Names are judged as written, not resolved: n8n's own
+ * SSRF protection (N8N_SSRF_PROTECTION_ENABLED) resolves them, when it is on.
+ */
+export function fileAddressRefusal(file: URL, instance: URL): string | undefined {
+	if (file.origin === instance.origin) return undefined;
+	const reason = notPublicReason(file);
+	if (!reason) return undefined;
+	if (NEVER_A_FILE.test(reason) || !notPublicReason(instance)) return reason;
+	return undefined;
+}
+
+/** A file the node does not fetch, for where it is (see fileAddressRefusal); nothing was sent there. */
+export class FileAddressRefused extends Error {
+	readonly description: string;
+
+	constructor(file: URL, reason: string) {
+		super(`the file at ${file.origin} is on ${reason}: the node does not fetch files there`);
+		this.name = 'FileAddressRefused';
+		this.description = `The service pointed to ${file.origin}${file.pathname}, or a redirect did. For an instance on a public address the node fetches files only from public ones, and never from the cloud's metadata service. If your files live on your own network, the instance must be on it too; or download them with the HTTP Request node.`;
+	}
 }
 
 /** Names that always mean this machine, the local network or a cloud's metadata service. */
@@ -33,21 +71,45 @@ const LOCAL_NAMES = [
 	'ip6-loopback',
 	'metadata',
 	'metadata.google.internal',
+	'metadata.tencentyun.com',
 	'instance-data',
 ];
-const LOCAL_SUFFIXES = ['.localdomain', '.internal', '.local', '.home.arpa'];
+/** Suffixes of names only a local network answers (the last four: undelegated, used in-house). */
+const LOCAL_SUFFIXES = [
+	'.localdomain',
+	'.internal',
+	'.local',
+	'.home.arpa',
+	'.lan',
+	'.corp',
+	'.intranet',
+	'.private',
+];
 /** Names a cluster (Kubernetes) answers inside its own network. */
 const CLUSTER_NAMES = ['kubernetes', 'kubernetes.default', 'svc', 'cluster.local'];
 /** Public names that always answer 127.0.0.1 (for any name under them too). */
-const LOOPBACK_SERVICES = ['localtest.me', 'lvh.me', 'vcap.me', 'localho.st', 'lacolhost.com'];
+const LOOPBACK_SERVICES = [
+	'localtest.me',
+	'lvh.me',
+	'vcap.me',
+	'localho.st',
+	'lacolhost.com',
+	'localhost.direct',
+];
 /** Wildcard-DNS services that answer the address written in the name. */
-const WILDCARD_SERVICES = ['nip.io', 'sslip.io', 'xip.io', 'traefik.me', 'nip.direct'];
+const WILDCARD_SERVICES = ['nip.io', 'sslip.io', 'xip.io', 'traefik.me', 'nip.direct', 'rbndr.us'];
 
 /**
  * The address a wildcard-DNS name carries (`a.127.0.0.1`, `app-10-0-0-1`, `7f000001`), judged as
  * that address; undefined when it carries none, or a public one.
  */
 function embeddedAddressReason(labels: string): string | undefined {
+	// rbndr.us answers either of two hex addresses (`7f000001.c0a80001`), in turn: both are judged.
+	const pair = /(?:^|\.)([0-9a-f]{8})\.([0-9a-f]{8})$/.exec(labels);
+	if (pair) return embeddedAddressReason(pair[1]) ?? embeddedAddressReason(pair[2]);
+	// sslip.io writes IPv6 with dashes for colons: `--1` is ::1, `fe80--1` is fe80::1.
+	const dashed = /(?:^|\.)([0-9a-f-]*--[0-9a-f-]*)$/.exec(labels);
+	if (dashed) return ipv6Reason(dashed[1].replace(/-/g, ':'));
 	const dotted = /(?:^|[.-])(\d{1,3})[.-](\d{1,3})[.-](\d{1,3})[.-](\d{1,3})$/.exec(labels);
 	const hex = /(?:^|[.-])([0-9a-f]{8})$/.exec(labels);
 	const octets = dotted
