@@ -71,6 +71,32 @@ const verdict = (world: ServiceWorld) => {
 const BY_FINISH: WorldShape = { order: 'finish', paging: 'pages', pageSize: 20 };
 const BY_CREATION: WorldShape = { order: 'creation', paging: 'pages', pageSize: 20 };
 
+/**
+ * Findings still open (docs/trigger.md, "Open findings"): skipped by `npm test`, played (and
+ * failing) by `npm run test:findings`. A finding fixed leaves this list and runs with the rest.
+ */
+const OPEN = ['A1', 'A2', 'A3', 'F1', 'H1', 'K1', 'K2', 'B1', 'B2', 'B7', 'F2', 'N1', 'P1'];
+const PLAY_OPEN = process.env.TRIGGER_FINDINGS === 'open';
+const isOpen = (name: string) => !PLAY_OPEN && OPEN.includes(name.split(':')[0]);
+const jestTest = globalThis.test;
+/** jest's `each`, loosely typed: the tables here are arrays of one value or of tuples. */
+type Each = (table: readonly unknown[]) => (name: string, fn: unknown, timeout?: number) => void;
+/** `test`, skipping the open findings (see OPEN). */
+const test = Object.assign(
+	(name: string, fn: jest.ProvidesCallback, timeout?: number) =>
+		(isOpen(name) ? jestTest.skip : jestTest)(name, fn, timeout),
+	{
+		each:
+			<Row,>(table: readonly Row[]) =>
+			(name: string, fn: (...args: never[]) => unknown, timeout?: number) =>
+				((isOpen(name) ? jestTest.skip : jestTest).each as unknown as Each)(table)(
+					name,
+					fn,
+					timeout,
+				),
+	},
+);
+
 describe.each(ENGINES)("adversarial histories in n8n's %s poll engine", (engine: Engine) => {
 	test('A1: the Date header 30 min behind the workers: 7 finished before activation must not fire', async () => {
 		const { world, schedule } = setUp(engine, BY_CREATION);
