@@ -183,12 +183,14 @@ export class KnownFinishes {
 			this.finishes.set(bytes.readUIntBE(at, 6), bytes.readUInt32BE(at + 6) * 1000);
 	}
 
-	/** Whether this finish is known: the key, at about this time (any time, without one). */
-	matches(key: string, finishedMs: number | undefined): boolean {
+	/**
+	 * Whether this finish is known: the key, at about this time (within `sameMs`; any time,
+	 * without one). Kept to the second, rounded up: compared to the second too.
+	 */
+	matches(key: string, finishedMs: number | undefined, sameMs = SAME_FINISH_MS): boolean {
 		const known = this.finishes.get(keyHash(key));
 		if (known === undefined) return false;
-		// Kept to the second, rounded up: compared to the second too.
-		return finishedMs === undefined || Math.abs(known - finishedMs) <= SAME_FINISH_MS + 1000;
+		return finishedMs === undefined || Math.abs(known - finishedMs) <= sameMs + 1000;
 	}
 
 	add(key: string, finishedMs: number): void {

@@ -15,6 +15,7 @@ import {
 	MAX_KNOWN,
 	OrderWatch,
 	OVERLAP_MS,
+	SAME_FINISH_MS,
 	readBasis,
 	sortTimeMs,
 	withLatest,
@@ -341,9 +342,9 @@ class PageReader {
 			if (finishedMs !== undefined && finishedMs <= this.recordUpToMs)
 				this.fresh.add(key, finishedMs);
 		} else if (
-			!this.fresh.matches(key, finishedMs) &&
+			!this.fresh.matches(key, finishedMs, wasPending ? 0 : SAME_FINISH_MS) &&
 			(isNew(entry, this.readFloor, this.known) ||
-				(wasPending && !this.known.matches(key, finishedMs)))
+				(wasPending && !this.known.matches(key, finishedMs, 0)))
 		) {
 			// One with no time is kept until the floor passes this read's basis.
 			this.fresh.add(key, finishedMs ?? this.basisMs ?? 0);
