@@ -21,7 +21,7 @@ const MUTANTS = [
 		name: 'above-floor-fires',
 		why: 'a finish above the floor fires whether or not it is known',
 		file: `${TRIGGER}/finishTimes.ts`,
-		from: 'return !known.has(finishKey(entry, finishedMs));',
+		from: 'return !known.matches(finishKey(entry), finishedMs);',
 		to: 'return known.size >= 0;',
 		test: WORLD,
 	},

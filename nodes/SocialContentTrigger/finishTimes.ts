@@ -158,9 +158,17 @@ export function endsRead(entry: IDataObject, state: TimesState): boolean {
 	return state.floorMs !== null && time !== undefined && time < state.floorMs - OVERLAP_MS;
 }
 
-/** The key a finish is known by: a run again finishes at another time, so it fires again. */
-export const finishKey = (entry: IDataObject, finishedMs: number | ''): string =>
-	`${String(entry.id)}|${String(entry.status)}|${finishedMs}`;
+/**
+ * The key a finish is known by: id and status; its finish time is kept beside it, and a finish
+ * of the same key within SAME_FINISH_MS of a known one is that one (rule `finish-rewritten`: a
+ * time written two ways, rewritten, or filled in after `done` showed). A run again finishes at
+ * another time, so it fires again.
+ */
+export const finishKey = (entry: IDataObject): string =>
+	`${String(entry.id)}|${String(entry.status)}`;
+
+/** How far apart two finish times of one generation and status still are the same finish. */
+export const SAME_FINISH_MS = 60_000;
 
 /**
  * The keys above the floor: 6-byte hash and finish time in seconds, base64. Bounded: past
@@ -175,8 +183,14 @@ export class KnownFinishes {
 			this.finishes.set(bytes.readUIntBE(at, 6), bytes.readUInt32BE(at + 6) * 1000);
 	}
 
-	has(key: string): boolean {
-		return this.finishes.has(keyHash(key));
+	/**
+	 * Whether this finish is known: the key, at about this time (within `sameMs`; any time,
+	 * without one). Kept to the second, rounded up: compared to the second too.
+	 */
+	matches(key: string, finishedMs: number | undefined, sameMs = SAME_FINISH_MS): boolean {
+		const known = this.finishes.get(keyHash(key));
+		if (known === undefined) return false;
+		return finishedMs === undefined || Math.abs(known - finishedMs) <= sameMs + 1000;
 	}
 
 	add(key: string, finishedMs: number): void {
@@ -254,7 +268,7 @@ export function isNew(
 	const finishedMs = finishOf(entry);
 	if (finishedMs === undefined) return false;
 	if (state.floorMs !== null && finishedMs <= state.floorMs) return false;
-	return !known.has(finishKey(entry, finishedMs));
+	return !known.matches(finishKey(entry), finishedMs);
 }
 
 export function isTimesState(state: unknown): state is TimesState {

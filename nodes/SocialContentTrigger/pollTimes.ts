@@ -15,6 +15,7 @@ import {
 	MAX_KNOWN,
 	OrderWatch,
 	OVERLAP_MS,
+	SAME_FINISH_MS,
 	readBasis,
 	sortTimeMs,
 	withLatest,
@@ -335,14 +336,15 @@ class PageReader {
 		const finishedMs = finishOf(entry);
 		this.untimed ||= finishedMs === undefined;
 		if (finishedMs !== undefined) this.latestMs = withLatest(this.latestMs, finishedMs);
-		const key = finishKey(entry, finishedMs ?? '');
+		const key = finishKey(entry);
 		if (this.state.recording) {
 			// Rule `starting-point-on-service-clock`: what finished after the read began is new.
 			if (finishedMs !== undefined && finishedMs <= this.recordUpToMs)
 				this.fresh.add(key, finishedMs);
 		} else if (
-			!this.fresh.has(key) &&
-			(isNew(entry, this.readFloor, this.known) || (wasPending && !this.known.has(key)))
+			!this.fresh.matches(key, finishedMs, wasPending ? 0 : SAME_FINISH_MS) &&
+			(isNew(entry, this.readFloor, this.known) ||
+				(wasPending && !this.known.matches(key, finishedMs, 0)))
 		) {
 			// One with no time is kept until the floor passes this read's basis.
 			this.fresh.add(key, finishedMs ?? this.basisMs ?? 0);

@@ -35,6 +35,8 @@ export interface WorldShape {
 	pageSize?: number;
 	/** Each list answer takes this long, on the virtual clock. */
 	pageLatencyMs?: number;
+	/** Each numbered page repeats this many entries of the page before it. */
+	pageOverlap?: number;
 	/** The list shows only its newest N (by its own sort key). */
 	newestN?: number;
 	/** Times written as naive ISO (no zone; UTC meant), else ISO with Z. */
@@ -156,6 +158,19 @@ export class ServiceWorld {
 	/** Page numbers (1-based) that always answer 500. */
 	readonly failingPages = new Set<number>();
 	rateLimit?: ListRateLimit;
+	/** The Date header's clock minus the service's (ms): a front end whose clock is off its workers'. */
+	dateOffsetMs = 0;
+	/** Called as each list request (1-based count) arrives, before it is answered: what happens meanwhile. */
+	beforeAnswer?: (listRequest: number) => void;
+	/** The time the Date header gives on an answer (after this many list requests). */
+	dateHeaderAt = (_listRequests: number, serviceMs: number): number =>
+		serviceMs + this.dateOffsetMs;
+	/** Answers (list requests, 1-based, or every one when true) sent with no Date header. */
+	omitDate: boolean | ((listRequest: number) => boolean) = false;
+	/** How the status is written in list and detail answers (the spec's lower case unless set). */
+	statusText: (status: Status) => string = (status) => status;
+	/** How a finish time is written (ISO unless set): epoch seconds or milliseconds, say. */
+	finishText?: (ms: number, id: string) => string | number | undefined;
 	private rateWindow = { start: -1, count: 0 };
 	private seqCounter = 0;
 	private lastN8nMs = 0;
@@ -268,6 +283,14 @@ export class ServiceWorld {
 		return ids;
 	}
 
+	/** The service rewrites a finish time it already showed (no new run; status kept). */
+	rewriteFinish(id: string, finishedMs: number): void {
+		const generation = this.get(id);
+		this.log('touch', [id]);
+		generation.finishedMs = finishedMs;
+		generation.updatedMs = finishedMs;
+	}
+
 	/** Run again under its id: queued (no finish time), then `start` and `finish` again. */
 	rerun(id: string): void {
 		const generation = this.get(id);
@@ -345,7 +368,7 @@ export class ServiceWorld {
 	private record(generation: Generation): IDataObject {
 		const record: IDataObject = {
 			id: generation.id,
-			status: generation.status,
+			status: this.statusText(generation.status),
 			format: 'slideshow',
 			credits: 3,
 			outputs:
@@ -357,12 +380,19 @@ export class ServiceWorld {
 		if (fields.includes('createdAt')) record.createdAt = this.time(generation.createdMs);
 		if (fields.includes('updatedAt')) record.updatedAt = this.time(generation.updatedMs);
 		if (fields.includes('finishedAt') && generation.finishedMs !== undefined)
-			record.finishedAt = this.time(generation.finishedMs);
+			record.finishedAt = this.finishText
+				? this.finishText(generation.finishedMs, generation.id)
+				: this.time(generation.finishedMs);
 		return record;
 	}
 
 	private dateHeader(): Record<string, string> {
-		return { Date: new Date(this.serviceNow()).toUTCString() };
+		const omit =
+			typeof this.omitDate === 'function' ? this.omitDate(this.listRequests) : this.omitDate;
+		if (omit) return {};
+		return {
+			Date: new Date(this.dateHeaderAt(this.listRequests, this.serviceNow())).toUTCString(),
+		};
 	}
 
 	/** A list request's failure, if one is due: the k-th request, a rate limit, a bad page. */
@@ -404,12 +434,13 @@ export class ServiceWorld {
 			return { start, page: Math.floor(start / size) + 1 };
 		}
 		const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
-		return { start: (page - 1) * size, page };
+		return { start: (page - 1) * (size - (this.shape.pageOverlap ?? 0)), page };
 	}
 
 	/** The answer to one list request (logged as served). */
 	answerList(uri: string): [number, unknown, Record<string, string>] {
 		this.listRequests++;
+		this.beforeAnswer?.(this.listRequests);
 		const query = new URL(uri, APP_URL).searchParams;
 		const account = this.account;
 		const statusFilter = query.get('status');

@@ -17,8 +17,8 @@ import type {
 
 export const OVERLAP_MS = 10 * 60_000;
 
-export type Limit = 'L1' | 'L2' | 'L3' | 'L4' | 'L5';
-export const LIMITS: Limit[] = ['L1', 'L2', 'L3', 'L4', 'L5'];
+export type Limit = 'L1' | 'L2' | 'L3' | 'L4' | 'L5' | 'L9';
+export const LIMITS: Limit[] = ['L1', 'L2', 'L3', 'L4', 'L5', 'L9'];
 
 export type ViolationKind = 'firedTwice' | 'firedBeforeActivation' | 'firedNeverFinished' | 'lost';
 
@@ -125,6 +125,7 @@ export function judge(world: ServiceWorld, options: OracleOptions = {}): Verdict
 	}
 	const violations: Violation[] = [];
 	const matched = new Set<Outcome>();
+	const hiddenAtStart: string[] = [];
 
 	for (const item of world.items) {
 		const generation = world.generations.get(item.id);
@@ -144,8 +145,16 @@ export function judge(world: ServiceWorld, options: OracleOptions = {}): Verdict
 		const after = candidates.filter((outcome) => outcome.seq >= start);
 		const open = after.find((outcome) => !matched.has(outcome));
 		if (open) matched.add(open);
-		else if (!after.length)
-			violation('firedBeforeActivation', `poll ${item.pollIndex}: finished before activation`);
+		else if (!after.length) {
+			const hidden = unseenAtStart(candidates[candidates.length - 1], generation.id, {
+				index: indexes.get(generation.account)!,
+				start,
+				firstReadEnd: firstReadEnds.get(generation.account)!,
+				overlap,
+			});
+			if (hidden) hiddenAtStart.push(item.id);
+			else violation('firedBeforeActivation', `poll ${item.pollIndex}: finished before activation`);
+		}
 		else
 			violation(
 				'firedTwice',
@@ -165,12 +174,13 @@ export function judge(world: ServiceWorld, options: OracleOptions = {}): Verdict
 	}
 	const unfired = owed.filter((ref) => !matched.has(ref.outcome));
 	const servings = servingsOf(new Set(unfired.map((ref) => ref.generation.id)), world.served);
-	const exempt: Record<Limit, string[]> = { L1: [], L2: [], L3: [], L4: [], L5: [] };
+	const exempt: Record<Limit, string[]> = { L1: [], L2: [], L3: [], L4: [], L5: [], L9: [] };
 	const blockedSets = new Map<string, Set<string>>();
 	const blockedByAccount = (account: string) => {
 		if (!blockedSets.has(account)) blockedSets.set(account, blockedAtEnd(world, account));
 		return blockedSets.get(account)!;
 	};
+	exempt.L9.push(...hiddenAtStart);
 	for (const ref of unfired) {
 		const account = ref.generation.account;
 		const limit = limitFor(ref, {
@@ -263,6 +273,24 @@ interface LimitContext {
 	world: ServiceWorld;
 	overlap: number;
 	blocked: Set<string>;
+}
+
+/**
+ * L9: a finish within the overlap before activation (on the service's clock as the starting
+ * point's read began) that no answer of that read showed (a list cut to its newest N, say) may
+ * fire when a later answer shows it.
+ */
+function unseenAtStart(
+	outcome: Outcome,
+	id: string,
+	context: { index: ServedIndex; start: number; firstReadEnd: number; overlap: number },
+): boolean {
+	const atStart = context.index.answers.filter(
+		(answer) => answer.seq >= context.start && answer.seq <= context.firstReadEnd,
+	);
+	const startMs = atStart[0]?.serviceMs;
+	if (startMs === undefined || outcome.finishedMs <= startMs - context.overlap) return false;
+	return !atStart.some((answer) => answer.entries.some((entry) => entry.id === id));
 }
 
 /** The limit that excuses this unfired finish, judged from the world and served answers only. */

@@ -239,6 +239,8 @@ describe('a list that grows at its end (oldest first), its times say so', () => 
 			s.createDoneMany('old_', 17);
 			for (let index = 0; index < 4; index++) s.create(`running_${index}`);
 		});
+		// A run again ends more than a minute after its first finish (docs/trigger.md, L5).
+		service.advance(2 * 60_000);
 		service.rerun('old_0');
 		service.finish('old_0', 'done');
 		service.createDone('new', 'done');
@@ -437,6 +439,8 @@ describe('finish times, failures, runs again', () => {
 			s.createDone('old');
 			s.create('running');
 		});
+		// A run again ends more than a minute after its first finish (docs/trigger.md, L5).
+		service.advance(2 * 60_000);
 		service.rerun('old');
 		service.finish('old');
 		service.finish('running');

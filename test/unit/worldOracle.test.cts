@@ -158,7 +158,7 @@ describe('the world oracle judges from the world alone', () => {
 		await schedule.polls(2);
 		const verdict = judge(world);
 		expect(verdict.clean).toBe(true);
-		expect(verdict.exempt).toEqual({ L1: ['gone'], L2: [], L3: [], L4: [], L5: [] });
+		expect(verdict.exempt).toEqual({ L1: ['gone'], L2: [], L3: [], L4: [], L5: [], L9: [] });
 	});
 
 	test.each(Array.from({ length: 13 }, (_, i) => 6701 + i))(
