@@ -77,9 +77,17 @@ const MUTANTS = [
 		name: 'pending-fires',
 		why: 'one seen queued or running fires only by its finish time',
 		file: `${TRIGGER}/pollTimes.ts`,
-		from: '(wasPending && !this.known.has(key))',
+		from: '(wasPending && !this.known.matches(key, finishedMs, 0))',
 		to: '(wasPending && !wasPending)',
 		test: [...WORLD, 'test/unit/triggerPromise.test.cts'],
+	},
+	{
+		name: 'finish-rewritten',
+		why: 'a finish time written again a little apart fires again',
+		file: `${TRIGGER}/finishTimes.ts`,
+		from: 'export const SAME_FINISH_MS = 60_000;',
+		to: 'export const SAME_FINISH_MS = -1_000;',
+		test: 'test/unit/triggerAdversary.test.cts',
 	},
 	{
 		name: 'one-state-per-account',

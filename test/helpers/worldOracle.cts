@@ -154,8 +154,7 @@ export function judge(world: ServiceWorld, options: OracleOptions = {}): Verdict
 			});
 			if (hidden) hiddenAtStart.push(item.id);
 			else violation('firedBeforeActivation', `poll ${item.pollIndex}: finished before activation`);
-		}
-		else
+		} else
 			violation(
 				'firedTwice',
 				`poll ${item.pollIndex}: its ${after.length} finish(es) fired already`,
