@@ -4,7 +4,7 @@ import type {
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { MAIN_CONNECTION } from '../shared/compat';
 import { authenticationProperty, credentialsFor } from '../shared/descriptions';
@@ -14,7 +14,13 @@ import type { PostStatus } from '../shared/shapes';
 import { RunContext } from '../shared/transport';
 import { latestGeneration, pollGenerations, type TriggerOptions } from './pollGenerations';
 import { latestPost, pollPosts, type PostTriggerOptions } from './pollPosts';
-import { isActivationPoll, pollBudgetMs, startPoll, type FamilyPoll } from './pollStore';
+import {
+	asNodeError,
+	isActivationPoll,
+	pollBudgetMs,
+	startPoll,
+	type FamilyPoll,
+} from './pollStore';
 
 export class SocialContentTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -175,12 +181,6 @@ const POST_EVENTS: Record<string, PostStatus | undefined> = {
 	postPublished: 'published',
 	postFailed: 'failed',
 };
-
-/** The transport's errors are node errors already; anything else becomes one. */
-function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error);
-}
 
 /**
  * Whether a failed activation poll fails the activation: a person activating, and a fault theirs to

@@ -24,7 +24,7 @@ export interface TimesState {
 	latestMs: number[];
 	/** Keys fired or recorded above the floor, with their finish times (see KnownFinishes). */
 	known: string;
-	/** The order the last read showed (see `orderOf`). */
+	/** The order the last read showed (see `OrderWatch`). */
 	order?: ListOrder;
 	/** A list sorted oldest first: the page its last read crossed the floor on. */
 	startPage?: number;
@@ -111,12 +111,6 @@ export class OrderWatch {
 		if (told.includes('up')) return 'oldestFirst';
 		return told[0] === undefined || told[1] === undefined ? undefined : 'whole';
 	}
-}
-
-export function orderOf(entries: IDataObject[]): ListOrder | undefined {
-	const watch = new OrderWatch();
-	for (const entry of entries) watch.see(entry);
-	return watch.order();
 }
 
 const updatedMs = (entry: IDataObject) => timeMs(entry.updatedAt);
@@ -280,11 +274,4 @@ export function isTimesState(state: unknown): state is TimesState {
 		Array.isArray(candidate.latestMs) &&
 		Array.isArray(candidate.due)
 	);
-}
-
-/** Whether a read's finished entries give the trigger times to work on (else: positions). */
-export function showsFinishTimes(entries: IDataObject[]): boolean | undefined {
-	const finished = entries.filter((entry) => !isPendingStatus(entry.status));
-	if (!finished.length) return undefined;
-	return finished.some((entry) => finishTimeMs(entry) !== undefined);
 }

@@ -1,4 +1,5 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { readOrganization } from '../shared/shapes';
 import { credentialTypeOf, type Authentication } from '../shared/transport/connection';
@@ -236,3 +237,12 @@ export function isActivationPoll(ctx: IPollFunctions): boolean {
 
 /** What n8n-core's PollContext answers when the poll has no budget of its own. */
 const CLASSIC_POLL_BUDGET_MS = 5 * 60_000;
+
+/** The transport's errors are node errors already; anything else becomes one. */
+export function asNodeError(
+	ctx: IPollFunctions,
+	error: unknown,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error);
+}

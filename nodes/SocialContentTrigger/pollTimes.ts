@@ -1,5 +1,4 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { walkPages, type PagePosition } from '../shared/paging';
 import { isPendingStatus, normaliseGeneration } from '../shared/shapes';
@@ -17,14 +16,13 @@ import {
 	OVERLAP_MS,
 	SAME_FINISH_MS,
 	readBasis,
-	sortTimeMs,
 	withLatest,
 	type ListOrder,
 	type ReadPosition,
 	type TimesState,
 } from './finishTimes';
 import { MAX_DUE, MAX_PENDING, MAX_SEEN, type ListReading } from './generationState';
-import { timeLeft, type FamilyPoll } from './pollStore';
+import { asNodeError, timeLeft, type FamilyPoll } from './pollStore';
 
 type PollRun = RunContext<IPollFunctions>;
 
@@ -46,8 +44,6 @@ interface TimesRead {
 	state: TimesState;
 	/** Entries decided new this poll, by id, as listed (for their outputs). */
 	listed: Map<string, IDataObject>;
-	/** Whether any page answered this poll. */
-	answered: boolean;
 	/** The first list answer held no list at all: nothing to learn from it. */
 	noList?: true;
 	/** It showed finished entries without any time. */
@@ -134,18 +130,16 @@ async function readOn(run: PollRun, state: TimesState): Promise<TimesRead> {
 				reader.visit(list, next, run.clock.now() < untilMs),
 			);
 	} catch (error) {
-		if (!reader.pages) throw asNodeError(run, error);
+		if (!reader.pages) throw asNodeError(run.n8n, error);
 		run.n8n.logger.warn(
 			`Social Content Trigger: a page of the list of generations could not be read; what was read is kept and the read goes on from that page at the next poll: ${messageOf(error)}`,
 		);
 		reader.cut = reader.failed = true;
 	}
-	if (reader.noList)
-		return { state, listed: new Map(), answered: false, noList: true, entries: [] };
+	if (reader.noList) return { state, listed: new Map(), noList: true, entries: [] };
 	return {
 		state: reader.finish(),
 		listed: reader.listed,
-		answered: reader.pages > 0,
 		untimed: reader.untimed,
 		dueFull: reader.dueFull,
 		failed: reader.failed,
@@ -436,13 +430,3 @@ class PageReader {
 }
 
 const idOf = (entry: IDataObject): string => String(entry.id);
-
-/** The transport's errors are node errors already; anything else becomes one. */
-function asNodeError(run: PollRun, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(run.n8n.getNode(), error as Error);
-}
-
-/** Whether a value keeps to the times state's layout (the one `isTimesState` checks). */
-export { isTimesState } from './finishTimes';
-export { sortTimeMs };
