@@ -61,8 +61,8 @@ const MUTANTS = [
 		name: 'starting-point-on-service-clock',
 		why: 'the starting point takes what it reads as old whenever it finished',
 		file: `${TRIGGER}/pollTimes.ts`,
-		from: 'if (finishedMs <= this.recordUpToMs) this.fresh.add(key, finishedMs);',
-		to: 'this.fresh.add(key, finishedMs);',
+		from: 'if (finishedMs !== undefined && !this.finishedDuringStart(finishedMs))',
+		to: 'if (finishedMs !== undefined)',
 		test: [...WORLD, 'test/unit/triggerPromise.test.cts'],
 	},
 	{
@@ -96,6 +96,14 @@ const MUTANTS = [
 		from: '\t\tstate = mine;',
 		to: '\t\tstate = mine && undefined;',
 		test: WORLD,
+	},
+	{
+		name: 'whole-read-every',
+		why: 'a read may always stop: no whole read comes after stops',
+		file: `${TRIGGER}/pollTimes.ts`,
+		from: 'if (this.state.read) return false;\n\t\treturn (this.state.stopsLeft ?? 0) > 0 && this.known.size < MAX_KNOWN / 2;',
+		to: 'return true;',
+		test: [...WORLD, 'test/unit/triggerAdversary.test.cts'],
 	},
 	{
 		name: 'first-known-page-stops',

@@ -28,6 +28,8 @@ export interface TimesState {
 	order?: ListOrder;
 	/** A list sorted oldest first: the page its last read crossed the floor on. */
 	startPage?: number;
+	/** Reads that may still stop early (or start at `startPage`) before a whole one (rule `whole-read-every`). */
+	stopsLeft?: number;
 	/** A read going on at the next poll. */
 	read?: ReadPosition;
 	/** Decided, not emitted yet, oldest first. */
@@ -64,6 +66,13 @@ export interface ReadPosition {
 export const OVERLAP_MS = 10 * 60_000;
 /** Keys kept above the floor, at most: past it the floor rises to the oldest kept (docs: L6). */
 export const MAX_KNOWN = 3600;
+/**
+ * Rule `whole-read-every`: at least every WHOLE_EVERY-th read goes from the list's top to its end.
+ * A stop rests on an order guessed from the times shown; a list sorted by a time it does not show
+ * (creation, last update) can hold a new finish below it. Only a whole read moves the floor, so
+ * the next whole read still finds such a finish above it, wherever it sits.
+ */
+export const WHOLE_EVERY = 5;
 
 /**
  * How a list runs, as its times show: newest first by finish time or by last update (a read
@@ -239,12 +248,24 @@ export const markOf = (latestMs: number[]): number | null =>
 
 /**
  * Rule `floor-from-read-start`: the time a whole read moves the floor to (before OVERLAP): the
- * service's clock as the read began (its `Date`), else the mark as it began, its first page read.
- * What finishes during the read, wherever the list puts it, finishes after it (up to OVERLAP of
- * clock skew), so the next read still finds it.
+ * service's clock as the read began, its first page read: the lower of its `Date` and the mark
+ * (a front end's `Date` ahead of its workers moves nothing past what they wrote). What finishes
+ * during the read, wherever the list puts it, finishes after it (up to OVERLAP of clock skew),
+ * so the next read still finds it.
  */
 export function readBasis(serviceDateMs: number | undefined, latestMs: number[]): number | null {
-	return serviceDateMs ?? markOf(latestMs);
+	const markMs = markOf(latestMs);
+	if (serviceDateMs === undefined || markMs === null) return serviceDateMs ?? markMs;
+	return Math.min(serviceDateMs, markMs);
+}
+
+/**
+ * The service's clock now, as late as its times say: the later of its `Date` and the mark (a
+ * `Date` behind its workers places nothing they wrote in the future). Infinity: no time at all.
+ */
+export function serviceNowMs(serviceDateMs: number | undefined, latestMs: number[]): number {
+	const nowMs = Math.max(serviceDateMs ?? -Infinity, markOf(latestMs) ?? -Infinity);
+	return nowMs === -Infinity ? Infinity : nowMs;
 }
 
 /** The floor after a whole read whose basis was `basisMs`: it never goes down. */

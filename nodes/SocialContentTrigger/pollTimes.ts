@@ -16,6 +16,8 @@ import {
 	OVERLAP_MS,
 	SAME_FINISH_MS,
 	readBasis,
+	serviceNowMs,
+	WHOLE_EVERY,
 	withLatest,
 	type ListOrder,
 	type ReadPosition,
@@ -152,9 +154,13 @@ async function readOn(run: PollRun, state: TimesState): Promise<TimesRead> {
 const PATH = '/studio/generations';
 const LIST_KEYS = ['generations'];
 
-/** A read from the top, or (a list sorted oldest first) from where the floor was crossed. */
+/**
+ * A read from the top, or (a list sorted oldest first, when this read need not be whole) from
+ * where the floor was crossed.
+ */
 function freshRead(state: TimesState): ReadPosition {
-	const firstPage = state.order === 'oldestFirst' ? (state.startPage ?? 1) : 1;
+	const mayStop = (state.stopsLeft ?? 0) > 0;
+	const firstPage = state.order === 'oldestFirst' && mayStop ? (state.startPage ?? 1) : 1;
 	return { page: firstPage, anchors: [], basisMs: null, firstPage };
 }
 
@@ -309,7 +315,7 @@ class PageReader {
 		this.basisMs = readBasis(this.serviceDateMs(), latest);
 		// Seen by the starting point's read, it finished before that read or while it went on: only
 		// what finished more than OVERLAP after it began is new (a Date is to the second, workers skew).
-		this.recordUpToMs = (this.serviceDateMs() ?? Infinity) + OVERLAP_MS;
+		this.recordUpToMs = serviceNowMs(this.serviceDateMs(), latest) + OVERLAP_MS;
 	}
 
 	private take(entry: IDataObject): void {
@@ -332,8 +338,9 @@ class PageReader {
 		if (finishedMs !== undefined) this.latestMs = withLatest(this.latestMs, finishedMs);
 		const key = finishKey(entry);
 		if (this.state.recording) {
-			// Rule `starting-point-on-service-clock`: what finished after the read began is new.
-			if (finishedMs !== undefined && finishedMs <= this.recordUpToMs)
+			// Rule `starting-point-on-service-clock`: what finished after the read began is new; a
+			// finish dated past the service's clock now (2099) was there before, and is recorded.
+			if (finishedMs !== undefined && !this.finishedDuringStart(finishedMs))
 				this.fresh.add(key, finishedMs);
 		} else if (
 			!this.fresh.matches(key, finishedMs, wasPending ? 0 : SAME_FINISH_MS) &&
@@ -352,7 +359,24 @@ class PageReader {
 		if (finishedMs === undefined) return;
 		// A stop rests on the order this read's own finished entries show, never on the last read's.
 		const confirmed = !this.orderBroken && this.watch.order() === this.order;
-		if (confirmed && endsRead(entry, this.stopFloor())) this.ended = true;
+		if (confirmed && this.mayStop() && endsRead(entry, this.stopFloor())) this.ended = true;
+	}
+
+	/** While recording: a finish after the read began, and not past the service's clock now. */
+	private finishedDuringStart(finishedMs: number): boolean {
+		const nowMs = Math.max(this.serviceDateMs() ?? -Infinity, this.recordUpToMs - OVERLAP_MS);
+		return finishedMs > this.recordUpToMs && finishedMs <= nowMs + OVERLAP_MS;
+	}
+
+	/**
+	 * Rule `whole-read-every`: a starting point may stop; another read within the poll it began
+	 * in (one that goes on is whole), while stops are left and the known keys (all kept until a
+	 * whole read moves the floor) fill less than half their room.
+	 */
+	private mayStop(): boolean {
+		if (this.state.recording) return true;
+		if (this.state.read) return false;
+		return (this.state.stopsLeft ?? 0) > 0 && this.known.size < MAX_KNOWN / 2;
 	}
 
 	/** The floor a read stops below: while recording, the one its end will set. */
@@ -386,8 +410,9 @@ class PageReader {
 			...(pending.length ? { pending } : {}),
 		};
 		if (this.cut && this.position) {
-			// Rule `fresh-kept-above-basis`: what this read passed stays passed by its anchors; the
-			// next read looks no lower than the basis, so only keys above it are kept.
+			// What this read passed stays passed by its anchors; going on, it is whole (rule
+			// `whole-read-every`) and ends with the floor at its basis less OVERLAP: only keys above
+			// that are kept.
 			const keepAbove = basisMs === null ? null : basisMs - OVERLAP_MS;
 			const raised = this.fresh.prune(keepAbove, Math.max(0, MAX_KNOWN - this.known.size));
 			const floorAtLeastMs = Math.max(raised ?? -Infinity, this.read.floorAtLeastMs ?? -Infinity);
@@ -405,8 +430,11 @@ class PageReader {
 			return { ...base, known: this.known.encode(), read };
 		}
 		this.known.merge(this.fresh);
+		// Only a whole read (or the starting point, which defines what is old) moves the floor.
+		const whole = !this.ended && this.read.firstPage === 1;
+		const moved = whole || this.state.recording ? floorAfter(this.state.floorMs, basisMs) : null;
 		const floorAtLeast = Math.max(
-			floorAfter(this.state.floorMs, basisMs) ?? -Infinity,
+			moved ?? this.state.floorMs ?? -Infinity,
 			this.read.floorAtLeastMs ?? -Infinity,
 		);
 		const floorMs = this.known.prune(floorAtLeast === -Infinity ? null : floorAtLeast);
@@ -415,6 +443,7 @@ class PageReader {
 		return {
 			...base,
 			floorMs,
+			stopsLeft: whole ? WHOLE_EVERY - 1 : Math.max(0, (this.state.stopsLeft ?? 0) - 1),
 			known: this.known.encode(),
 			...(order === 'oldestFirst' ? { startPage: this.crossingPage(floorMs) } : {}),
 		};

@@ -200,7 +200,8 @@ export async function runHistory(
 	for (let i = 0; i < history.steps; i++) await step(r, world, schedule, state);
 	// A few finish at the end, so every history owes something.
 	for (let i = r.int(1, 9); i > 0; i--) world.createDone(`last${i}`);
-	// Drain: no failures, the right account, long enough for a whole read twice and a bit.
+	// Drain: no failures, the right account, long enough for a whole read twice and a bit, and for
+	// the promised whole read.
 	world.failRequests.clear();
 	world.failingPages.clear();
 	world.rateLimit = undefined;
@@ -208,7 +209,9 @@ export async function runHistory(
 	if (!schedule.active) await schedule.activate();
 	const pages = Math.ceil(world.present().length / (history.shape.pageSize ?? 20));
 	const wholeRead = Math.ceil((pages * (history.shape.pageLatencyMs ?? 0)) / READ_BUDGET_MS);
-	await schedule.polls(2 * wholeRead + 3);
+	// A finish deep in a list the trigger reads down to a stop fires by its next whole read, at
+	// least every 5th (docs/trigger.md, "The promise"): 5 more polls.
+	await schedule.polls(2 * wholeRead + 3 + 5);
 	return judge(world, { events: history.events });
 }
 

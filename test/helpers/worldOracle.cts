@@ -143,7 +143,8 @@ export function judge(world: ServiceWorld, options: OracleOptions = {}): Verdict
 		}
 		const start = starts.get(generation.account)!;
 		const after = candidates.filter((outcome) => outcome.seq >= start);
-		const open = after.find((outcome) => !matched.has(outcome));
+		// The latest finish not matched yet: an item shows the generation as the read found it.
+		const open = after.filter((outcome) => !matched.has(outcome)).pop();
 		if (open) matched.add(open);
 		else if (!after.length) {
 			const hidden = unseenAtStart(candidates[candidates.length - 1], generation.id, {
