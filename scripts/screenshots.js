@@ -78,10 +78,9 @@ async function openPage() {
 	throw new Error('Chromium did not start');
 }
 
-async function main() {
-	mkdirSync(OUT, { recursive: true });
-	const cookie = await login();
-	const chromium = spawn(
+/** Headless Chromium with its DevTools port open; kill() it when done. */
+function startChromium() {
+	return spawn(
 		CHROMIUM,
 		[
 			'--headless=new',
@@ -93,29 +92,46 @@ async function main() {
 		],
 		{ stdio: 'ignore' },
 	);
+}
+
+/** A 1440×900 page signed in to the demo's n8n as its owner. */
+async function signedInPage(cookie) {
+	const page = await openPage();
+	await page.call('Network.enable');
+	await page.call('Page.enable');
+	await page.call('Emulation.setDeviceMetricsOverride', {
+		width: 1440,
+		height: 900,
+		deviceScaleFactor: 1,
+		mobile: false,
+	});
+	const host = new URL(N8N).hostname;
+	await page.call('Network.setCookie', {
+		name: 'n8n-auth',
+		value: cookie,
+		domain: host,
+		path: '/',
+	});
+	// n8n ties the session to the browser id the login sent: the page must send the same one from
+	// its first request, or n8n ends the session (and the editor opens read-only or signed out).
+	await page.call('Page.addScriptToEvaluateOnNewDocument', {
+		source: `localStorage.setItem('n8n-browserId', '${BROWSER_ID}')`,
+	});
+	return page;
+}
+
+/** Writes what the page shows now to a PNG. */
+async function capture(page, path) {
+	const { data } = await page.call('Page.captureScreenshot', { format: 'png' });
+	writeFileSync(path, Buffer.from(data, 'base64'));
+}
+
+async function main() {
+	mkdirSync(OUT, { recursive: true });
+	const cookie = await login();
+	const chromium = startChromium();
 	try {
-		const page = await openPage();
-		await page.call('Network.enable');
-		await page.call('Page.enable');
-		await page.call('Emulation.setDeviceMetricsOverride', {
-			width: 1440,
-			height: 900,
-			deviceScaleFactor: 1,
-			mobile: false,
-		});
-		const host = new URL(N8N).hostname;
-		await page.call('Network.setCookie', {
-			name: 'n8n-auth',
-			value: cookie,
-			domain: host,
-			path: '/',
-		});
-		// n8n ties the session to the browser id the login sent: the page must send the same one.
-		await page.call('Page.navigate', { url: `${N8N}/signin` });
-		await sleep(1000);
-		await page.call('Runtime.evaluate', {
-			expression: `localStorage.setItem('n8n-browserId', '${BROWSER_ID}')`,
-		});
+		const page = await signedInPage(cookie);
 		for (const view of VIEWS) {
 			const path = `/workflow/${view.workflow}${view.node ? `/${view.node}` : ''}`;
 			await page.call('Page.navigate', { url: `${N8N}${path}` });
@@ -153,8 +169,7 @@ async function main() {
 				}
 			}
 			await sleep(1500); // fonts and icons settle
-			const { data } = await page.call('Page.captureScreenshot', { format: 'png' });
-			writeFileSync(join(OUT, view.file), Buffer.from(data, 'base64'));
+			await capture(page, join(OUT, view.file));
 			console.log(`[screenshots] ${view.file}`);
 		}
 		page.close();
@@ -163,7 +178,10 @@ async function main() {
 	}
 }
 
-main().catch((error) => {
-	console.error(`[screenshots] ${error.message}`);
-	process.exit(1);
-});
+module.exports = { N8N, BROWSER_ID, sleep, login, startChromium, signedInPage, capture };
+
+if (require.main === module)
+	main().catch((error) => {
+		console.error(`[screenshots] ${error.message}`);
+		process.exit(1);
+	});
