@@ -10,6 +10,11 @@ export const RESOURCES = {
 	studio: 'Studio',
 } as const;
 
+/** An operation: its resource, and its entry (name and value) in that resource's Operation dropdown. */
+function operation(resource: keyof typeof RESOURCES, name: string, value: string) {
+	return { resource, option: { name, value } };
+}
+
 /**
  * The operations an error's advice points to, named as the panel shows them and as a tool's caller
  * sends them: a person reads the label, an agent or MCP client the values. Each one's entry in its
@@ -18,24 +23,15 @@ export const RESOURCES = {
  * which takes nothing from the action node.
  */
 export const OPERATIONS = {
-	getGeneration: { resource: 'studio', option: { name: 'Get Generation', value: 'getGeneration' } },
-	listGenerations: {
-		resource: 'studio',
-		option: { name: 'Get Many Generations', value: 'listGenerations' },
-	},
-	getCredits: { resource: 'studio', option: { name: 'Get Credits', value: 'getCredits' } },
-	listFormats: { resource: 'studio', option: { name: 'Get Many Formats', value: 'listFormats' } },
-	listChannels: { resource: 'channel', option: { name: 'Get Many', value: 'list' } },
-	getConnectUrl: {
-		resource: 'channel',
-		option: { name: 'Get Connect URL', value: 'getConnectUrl' },
-	},
-	upload: { resource: 'media', option: { name: 'Upload', value: 'upload' } },
-	importFromUrl: { resource: 'media', option: { name: 'Import From URL', value: 'importFromUrl' } },
-} as const satisfies Record<
-	string,
-	{ resource: keyof typeof RESOURCES; option: { name: string; value: string } }
->;
+	getGeneration: operation('studio', 'Get Generation', 'getGeneration'),
+	listGenerations: operation('studio', 'Get Many Generations', 'listGenerations'),
+	getCredits: operation('studio', 'Get Credits', 'getCredits'),
+	listFormats: operation('studio', 'Get Many Formats', 'listFormats'),
+	listChannels: operation('channel', 'Get Many', 'list'),
+	getConnectUrl: operation('channel', 'Get Connect URL', 'getConnectUrl'),
+	upload: operation('media', 'Upload', 'upload'),
+	importFromUrl: operation('media', 'Import From URL', 'importFromUrl'),
+};
 
 /** `"Studio → Get Generation" (resource "studio", operation "getGeneration")`. */
 export function operationHint(which: keyof typeof OPERATIONS): string {
