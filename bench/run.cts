@@ -14,10 +14,18 @@ import { suites as memory } from './rows/memory.cjs';
 import { suites as n8nPerItem } from './rows/n8nPerItem.cjs';
 import { suites as overhead } from './rows/overhead.cjs';
 import { suites as pacing } from './rows/pacing.cjs';
+import { suites as triggerBacklog } from './rows/triggerBacklog.cjs';
 import { suites as triggerState } from './rows/triggerState.cjs';
 
 /** Every suite, in the order a full run takes them (and its table lists them). */
-const SUITES: Suite[] = [...overhead, ...pacing, ...triggerState, ...memory, ...n8nPerItem];
+const SUITES: Suite[] = [
+	...overhead,
+	...pacing,
+	...triggerState,
+	...triggerBacklog,
+	...memory,
+	...n8nPerItem,
+];
 
 /** The suite a row of an earlier table came from: the one that owns its name, else its first word. */
 function suiteOf(name: string): string {
