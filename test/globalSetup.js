@@ -1,6 +1,7 @@
-// Before any suite: build the package into a clean dist/ (no files left from renamed sources), so the tests that
-// read dist/ (what `npm pack` ships, the end-to-end install) see the current source, even right
-// after a fresh `npm ci` with no build yet.
+// Before any suite: dist/ holds the build of the sources as they are, in a clean dist/ (no files left
+// from renamed sources), so the tests that read dist/ (what `npm pack` ships, the end-to-end
+// install) see the current source, even right after a fresh `npm ci` with no build yet. Built only
+// when a source changed since the last build (test/buildStamp.js): the quick loop does not rebuild.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const {
@@ -12,6 +13,7 @@ const {
 	writeFileSync,
 } = require('node:fs');
 const { packPackage } = require('../scripts/n8n-runtime');
+const { isBuilt, mayStartN8n, recordBuild } = require('./buildStamp');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -45,12 +47,18 @@ function isAlive(pid) {
 	}
 }
 
-module.exports = async () => {
+module.exports = async (globalConfig) => {
 	removeOrphanedN8nFolders();
-	execFileSync('npm', ['run', 'build', '--silent'], {
-		cwd: join(__dirname, '..'),
-		stdio: ['ignore', 'ignore', 'inherit'],
-	});
+	const root = join(__dirname, '..');
+	if (!isBuilt(root)) {
+		execFileSync('npm', ['run', 'build', '--silent'], {
+			cwd: root,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
+		recordBuild(root);
+	}
+	// Only a run that may start a real n8n needs the package packed (`jest test/unit` does not).
+	if (!mayStartN8n(root, globalConfig?.testPathPattern)) return;
 	// Packed once for the whole run: each real n8n of the e2e suites (and the demo they start)
 	// unpacks this tarball instead of compiling and packing again (scripts/n8n-runtime.js).
 	const packDir = mkdtempSync(join(tmpdir(), 'sc-pack-'));

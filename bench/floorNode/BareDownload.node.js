@@ -1,4 +1,4 @@
-// Bench only (bench/run.cts, download): the least any node can do to save a download in n8n —
+// Bench only (bench/rows/memory.cts, download): the least any node can do to save a download in n8n —
 // n8n's own request helper streaming the response straight into prepareBinaryData, nothing else.
 // Its memory growth is the floor this package's download is compared against.
 'use strict';

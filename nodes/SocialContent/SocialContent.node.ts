@@ -18,6 +18,7 @@ import {
 	credentialsFor,
 	requestOptionsProperty,
 } from '../shared/descriptions';
+import { RESOURCES } from '../shared/hints';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
 export class SocialContent implements INodeType {
@@ -45,14 +46,7 @@ export class SocialContent implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Account', value: 'account' },
-					{ name: 'Channel', value: 'channel' },
-					{ name: 'Hook', value: 'hook' },
-					{ name: 'Media', value: 'media' },
-					{ name: 'Post', value: 'post' },
-					{ name: 'Studio', value: 'studio' },
-				],
+				options: Object.entries(RESOURCES).map(([value, name]) => ({ name, value })),
 				default: 'post',
 			},
 			...account.description,

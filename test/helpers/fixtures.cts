@@ -126,19 +126,23 @@ export function errorText(result: RunResult): string {
 	].join('\n');
 }
 
-beforeEach(() => {
-	nock.disableNetConnect();
-});
+// In jest only: the bench (bench/rows/triggerBacklog.cts) drives the service world, which takes
+// these fixtures, outside it.
+if (typeof beforeEach === 'function') {
+	beforeEach(() => {
+		nock.disableNetConnect();
+	});
 
-afterEach(() => {
-	nock.cleanAll();
-});
+	afterEach(() => {
+		nock.cleanAll();
+	});
 
-// Each test file loads its own copy of nock; switch this one off when the file is done, so that
-// it does not catch the next file's requests in the same worker.
-afterAll(() => {
-	nock.restore();
-});
+	// Each test file loads its own copy of nock; switch this one off when the file is done, so
+	// that it does not catch the next file's requests in the same worker.
+	afterAll(() => {
+		nock.restore();
+	});
+}
 
 /** A dropdown's context in the editor: the action node with an API key (and these parameters). */
 export function editorContext(parameters: INodeParameters = {}, timeZone?: string) {

@@ -46,6 +46,7 @@ const { SocialContent } =
 const { SocialContentTrigger } =
 	require('../../nodes/SocialContentTrigger/SocialContentTrigger.node.ts') as typeof import('../../nodes/SocialContentTrigger/SocialContentTrigger.node');
 /* eslint-enable @typescript-eslint/no-require-imports */
+export { SocialContent };
 
 export const PACKAGE = 'n8n-nodes-social-content';
 export const ACTION_NODE_TYPE = `${PACKAGE}.socialContent`;

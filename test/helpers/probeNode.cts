@@ -7,9 +7,10 @@ import type { IDataObject, IExecuteFunctions, INodeType, INodeTypeDescription } 
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { runForEachItem } from '../../nodes/SocialContent/actions/router';
-import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
 import { toItems } from '../../nodes/shared/shapes';
 import { apiRequest, downloadFile, type RunContext } from '../../nodes/shared/transport';
+// The node from the harness, which loads it by its .ts file (see there): this helper runs under tsx too.
+import { SocialContent } from './harness.cjs';
 
 /** Called when a download's first bytes reach the node (set by a test). */
 export const downloadEvents: { onFirstBytes?: () => void } = {};

@@ -1,14 +1,16 @@
 /**
  * The advice in errors names operations and choices as the panel shows them and as they are sent
- * (nodes/shared/hints.ts). Those names are written out there, so they are held here to the node's
- * description: a renamed operation or choice fails this test instead of leaving stale advice.
+ * (nodes/shared/hints.ts). The operations' names and values are written once, there, and the
+ * node's description takes them from it; held here to the description as n8n loads it, and
+ * nowhere written again. A choice an error names is held to the description: a renamed choice
+ * fails this test instead of leaving stale advice.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { SocialContent } from '../../nodes/SocialContent/SocialContent.node';
-import { OPERATIONS, operationHint } from '../../nodes/shared/hints';
+import { OPERATIONS, operationHint, RESOURCES } from '../../nodes/shared/hints';
 
 const ROOT = join(__dirname, '..', '..');
 const properties = new SocialContent().description.properties;
@@ -45,11 +47,33 @@ function sourceFiles(folder: string): string[] {
 }
 
 test.each(Object.keys(OPERATIONS))('the advice naming %s names it as the panel does', (key) => {
-	const [label, resource, operation] = OPERATIONS[key as keyof typeof OPERATIONS];
-	expect(panelLabels().get(`${resource}/${operation}`)).toBe(label);
+	const { resource, option } = OPERATIONS[key as keyof typeof OPERATIONS];
+	const label = `${RESOURCES[resource]} → ${option.name}`;
+	expect(panelLabels().get(`${resource}/${option.value}`)).toBe(label);
 	expect(operationHint(key as keyof typeof OPERATIONS)).toBe(
-		`"${label}" (resource "${resource}", operation "${operation}")`,
+		`"${label}" (resource "${resource}", operation "${option.value}")`,
 	);
+});
+
+test('the operations and resources the advice names are written once: the node takes them from hints.ts', () => {
+	/** Where `folder` writes a dropdown entry of this name and value itself. */
+	const writtenIn = (folder: string, name: string, value: string) =>
+		sourceFiles(folder)
+			.filter((file) =>
+				new RegExp(`name: '${name}',\\s*value: '${value}'`).test(
+					readFileSync(join(ROOT, file), 'utf8'),
+				),
+			)
+			.map((file) => `${file}: ${name} (${value})`);
+	const again = [
+		...Object.values(OPERATIONS).flatMap(({ resource, option }) =>
+			writtenIn(`nodes/SocialContent/actions/${resource}`, option.name, option.value),
+		),
+		...Object.entries(RESOURCES).flatMap(([value, name]) =>
+			writtenIn('nodes/SocialContent', name, value),
+		),
+	];
+	expect(again).toEqual([]);
 });
 
 test('every choice the advice names is an option of the node, label and value', () => {

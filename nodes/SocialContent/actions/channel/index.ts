@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { OPERATIONS } from '../../../shared/hints';
 import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
 import * as disconnect from './disconnect.operation';
@@ -39,13 +40,13 @@ export const description: INodeProperties[] = [
 				action: 'Get channel analytics',
 			},
 			{
-				name: 'Get Connect URL',
-				value: 'getConnectUrl',
+				...OPERATIONS.getConnectUrl.option,
 				description: 'Get a sign-in URL to connect a new channel',
 				action: 'Get a connect URL',
 			},
 			{
-				name: 'Get Many',
+				// The value written out: n8n's lint holds the default to the values it can read.
+				name: OPERATIONS.listChannels.option.name,
 				value: 'list',
 				description: 'Get the connected channels',
 				action: 'Get many channels',

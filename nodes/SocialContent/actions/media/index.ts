@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { OPERATIONS } from '../../../shared/hints';
 import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
 import * as importFromUrl from './importFromUrl.operation';
@@ -27,13 +28,13 @@ export const description: INodeProperties[] = [
 				action: 'Get many media files',
 			},
 			{
-				name: 'Import From URL',
-				value: 'importFromUrl',
+				...OPERATIONS.importFromUrl.option,
 				description: 'Import a file from a public URL',
 				action: 'Import media from a URL',
 			},
 			{
-				name: 'Upload',
+				// The value written out: n8n's lint holds the default to the values it can read.
+				name: OPERATIONS.upload.option.name,
 				value: 'upload',
 				description: 'Upload a file from a binary field',
 				action: 'Upload media',

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { OPERATIONS } from '../../../shared/hints';
 import type { SocialContentOperations } from '../node.type';
 import type { Operation } from '../types';
 import { TOOL_CALL_BOUND_MS } from '../fields/parameters';
@@ -26,26 +27,22 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['studio'] } },
 		options: [
 			{
-				name: 'Get Credits',
-				value: 'getCredits',
+				...OPERATIONS.getCredits.option,
 				description: 'Get the credits left',
 				action: 'Get credits',
 			},
 			{
-				name: 'Get Generation',
-				value: 'getGeneration',
+				...OPERATIONS.getGeneration.option,
 				description: 'Get the status and outputs of a generation',
 				action: 'Get a generation',
 			},
 			{
-				name: 'Get Many Formats',
-				value: 'listFormats',
+				...OPERATIONS.listFormats.option,
 				description: 'Get the formats, their inputs and prices',
 				action: 'Get many formats',
 			},
 			{
-				name: 'Get Many Generations',
-				value: 'listGenerations',
+				...OPERATIONS.listGenerations.option,
 				description: 'Get generations, optionally by status',
 				action: 'Get many generations',
 			},
