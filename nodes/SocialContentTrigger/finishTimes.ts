@@ -58,8 +58,10 @@ export interface ReadPosition {
 	fresh?: string;
 	/** A starting point's read: the service's clock as it began (what finished later is new). */
 	recordUpToMs?: number;
-	/** Its own keys gave way (see KnownFinishes.prune): the floor it ends with is at least this. */
+	/** Known keys gave way during it (rule `known-bounded`): its floor is at least this. */
 	floorAtLeastMs?: number;
+	/** Its own keys gave way (it has passed them): the floor it ends with is at least this. */
+	floorAtEndMs?: number;
 }
 
 /** How far finish times may be out of order (two workers' clocks) and still be the same moment. */

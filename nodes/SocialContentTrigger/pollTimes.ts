@@ -414,15 +414,24 @@ class PageReader {
 			// `whole-read-every`) and ends with the floor at its basis less OVERLAP: only keys above
 			// that are kept.
 			const keepAbove = basisMs === null ? null : basisMs - OVERLAP_MS;
-			const raised = this.fresh.prune(keepAbove, Math.max(0, MAX_KNOWN - this.known.size));
-			const floorAtLeastMs = Math.max(raised ?? -Infinity, this.read.floorAtLeastMs ?? -Infinity);
+			this.fresh.prune(keepAbove, Infinity);
+			// Rule `known-bounded`: the known keys give way first (the floor rises at once); then this
+			// read's oldest, which it has passed (the floor rises to them as it ends).
+			const knownGaveWay = this.known.prune(null, Math.max(0, MAX_KNOWN - this.fresh.size));
+			const freshGaveWay = this.fresh.prune(null, MAX_KNOWN);
+			const floorAtLeastMs = Math.max(
+				knownGaveWay ?? -Infinity,
+				this.read.floorAtLeastMs ?? -Infinity,
+			);
+			const floorAtEndMs = Math.max(freshGaveWay ?? -Infinity, this.read.floorAtEndMs ?? -Infinity);
 			const read = {
 				...this.position,
 				anchors: this.anchors,
 				basisMs,
 				firstPage: this.read.firstPage,
 				fresh: this.fresh.encode(),
-				...(floorAtLeastMs > (keepAbove ?? -Infinity) ? { floorAtLeastMs } : {}),
+				...(floorAtLeastMs > (this.state.floorMs ?? -Infinity) ? { floorAtLeastMs } : {}),
+				...(floorAtEndMs > -Infinity ? { floorAtEndMs } : {}),
 				...(this.state.recording && this.recordUpToMs < Infinity
 					? { recordUpToMs: this.recordUpToMs }
 					: {}),
@@ -436,6 +445,7 @@ class PageReader {
 		const floorAtLeast = Math.max(
 			moved ?? this.state.floorMs ?? -Infinity,
 			this.read.floorAtLeastMs ?? -Infinity,
+			this.read.floorAtEndMs ?? -Infinity,
 		);
 		const floorMs = this.known.prune(floorAtLeast === -Infinity ? null : floorAtLeast);
 		delete base.read;

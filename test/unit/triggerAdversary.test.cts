@@ -305,6 +305,34 @@ describe('adversarial histories needing a longer run (classic engine)', () => {
 			oracle: verdict(world),
 		}).toEqual({ fired: count, twice: 0, oracle: 'clean' });
 	}, 600_000);
+
+	// Issue 67's backlog bench rows (`npm run bench -- triggerBacklog`), small enough for npm test:
+	// the 2,609 older ones' keys filled the room, and the backlog's own gave way mid-read.
+	test('A12: off for an hour while 3,607 finish at once over 2,609 older (a list by creation, pages of 101): all fire once', async () => {
+		const { world, schedule } = setUp('classic', {
+			order: 'creation',
+			paging: 'pages',
+			pageSize: 101,
+			pageLatencyMs: 787,
+		});
+		await world.createDoneMany('old_', 2609);
+		await schedule.activate();
+		await schedule.polls(2);
+		schedule.deactivate();
+		await world.advance(HOUR);
+		const count = 3607;
+		const backlog = await world.createDoneMany('b_', count);
+		await schedule.activate();
+		const polls = await schedule.pollUntil(() => world.items.length >= count, 40);
+		const times = timesFired(world, backlog);
+		expect({
+			fired: times.filter((n) => n === 1).length,
+			twice: times.filter((n) => n > 1).length,
+			// One whole read: 62 pages of 787 ms, 3 polls of 20 s; + 2.
+			withinAWholeRead: polls <= 5,
+			oracle: verdict(world),
+		}).toEqual({ fired: count, twice: 0, withinAWholeRead: true, oracle: 'clean' });
+	}, 600_000);
 });
 
 describe.each(ENGINES)("more adversarial histories in n8n's %s poll engine", (engine: Engine) => {
