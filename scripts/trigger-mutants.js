@@ -9,10 +9,10 @@ const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
 const TRIGGER = 'nodes/SocialContentTrigger';
-const GENERATION_MODEL = 'test/unit/triggerModel.test.cts';
-const POST_MODEL = 'test/unit/triggerPostModel.test.cts';
+const GENERATION_MODEL = 'test/histories/triggerModel.test.cts';
+const POST_MODEL = 'test/histories/triggerPostModel.test.cts';
 /** Lists with finish times (#67): the issue's rows and the world model, which never read the trigger. */
-const WORLD = ['test/unit/triggerRows.test.cts', 'test/unit/triggerWorld.test.cts'];
+const WORLD = ['test/histories/triggerRows.test.cts', 'test/unit/triggerWorld.test.cts'];
 
 /** name: what it brings back; file, and the text replaced in it; the model test that must catch it. */
 const MUTANTS = [
@@ -63,7 +63,7 @@ const MUTANTS = [
 		file: `${TRIGGER}/pollTimes.ts`,
 		from: 'if (finishedMs !== undefined && !this.finishedDuringStart(finishedMs))',
 		to: 'if (finishedMs !== undefined)',
-		test: [...WORLD, 'test/unit/triggerPromise.test.cts'],
+		test: [...WORLD, 'test/histories/triggerPromise.test.cts'],
 	},
 	{
 		name: 'known-bounded',
@@ -79,7 +79,7 @@ const MUTANTS = [
 		file: `${TRIGGER}/pollTimes.ts`,
 		from: '(wasPending && !this.known.matches(key, finishedMs, 0))',
 		to: '(wasPending && !wasPending)',
-		test: [...WORLD, 'test/unit/triggerPromise.test.cts'],
+		test: [...WORLD, 'test/histories/triggerPromise.test.cts'],
 	},
 	{
 		name: 'finish-rewritten',
@@ -87,7 +87,7 @@ const MUTANTS = [
 		file: `${TRIGGER}/finishTimes.ts`,
 		from: 'export const SAME_FINISH_MS = 60_000;',
 		to: 'export const SAME_FINISH_MS = -1_000;',
-		test: 'test/unit/triggerAdversary.test.cts',
+		test: 'test/histories/triggerAdversary.test.cts',
 	},
 	{
 		name: 'one-state-per-account',
@@ -103,7 +103,7 @@ const MUTANTS = [
 		file: `${TRIGGER}/pollTimes.ts`,
 		from: 'if (this.state.read) return false;\n\t\treturn (this.state.stopsLeft ?? 0) > 0 && this.known.size < MAX_KNOWN / 2;',
 		to: 'return true;',
-		test: [...WORLD, 'test/unit/triggerAdversary.test.cts'],
+		test: [...WORLD, 'test/histories/triggerAdversary.test.cts'],
 	},
 	{
 		name: 'first-known-page-stops',

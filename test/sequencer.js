@@ -10,8 +10,8 @@ const FIRST = [
 	'test/e2e/triggerEngines.e2e.test.cts',
 	'test/e2e/n8n.e2e.test.cts',
 	'test/e2e/demo.e2e.test.cts',
-	'test/unit/trigger.test.cts',
-	'test/unit/triggerModel.test.cts',
+	'test/histories/triggerScale.test.cts',
+	'test/histories/triggerModel.test.cts',
 ];
 
 class SlowestFirst extends Sequencer {

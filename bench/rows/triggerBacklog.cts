@@ -2,7 +2,7 @@
  * Issue 67's backlog rows: how many polls until the last of a backlog fires. The real trigger in
  * n8n's classic poll engine (test/helpers/pollEngines.cts, n8n's default) over a scripted service
  * (test/helpers/serviceWorld.cts) on a clock that skips waits, polls a minute apart, as
- * test/unit/triggerRows.test.cts drives it at a smaller size. The goal: one whole read of the
+ * test/histories/triggerRows.test.cts drives it at a smaller size. The goal: one whole read of the
  * list (its pages × each page's time / the poll's read budget, the trigger's
  * POLL_TIME_BUDGET_MS), rounded up, + 2 polls. Each row is the median of three runs (a run's
  * count can move with the real time its work takes, which the clock adds).

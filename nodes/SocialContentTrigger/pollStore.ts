@@ -170,16 +170,18 @@ export async function openFamily<State extends Sequenced>(
 	let state = newestState(ctx, family, saved, storage.isCurrent, activation);
 	// A state that replaces another counts on from it, so it is the newest of the copies.
 	const priorSeq = state?.seq ?? 0;
+	const parkedKey = `${family}:otherAccount`;
+	let park: State | undefined;
 	if (state !== undefined && state.account !== account) {
 		// One state per account: another account's key for a while, then the right one back,
 		// takes the right one's state up again (what finished meanwhile fires).
-		const parkedKey = `${family}:otherAccount`;
 		const parked = node[parkedKey];
 		const mine = [parked, saved].find(
 			(candidate): candidate is State =>
 				storage.isCurrent(candidate) && candidate.account === account,
 		);
-		node[parkedKey] = state as unknown as IDataObject;
+		// Parked only as this poll saves its own: a poll that fails keeps both as they were.
+		park = state;
 		ctx.logger.info(
 			mine
 				? `Social Content Trigger: the credential reaches the account whose state the trigger kept; it goes on from it for ${family}`
@@ -190,6 +192,7 @@ export async function openFamily<State extends Sequenced>(
 	return {
 		state,
 		commitOf: (next) => (emitted) => {
+			if (next && park) node[parkedKey] = park as unknown as IDataObject;
 			if (next)
 				saveState(
 					ctx,

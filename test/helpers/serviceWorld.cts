@@ -109,6 +109,8 @@ export interface PollRecord {
 export interface FiredItem {
 	id: string;
 	status: string;
+	/** The finish time the item carries (the service's `finishedAt`), when it gives one. */
+	finishedMs?: number;
 	pollIndex: number;
 	seq: number;
 }
@@ -628,12 +630,16 @@ export class Schedule {
 		}
 		const index = world.polls.length;
 		const endSeq = world.nextSeq();
-		const fired: FiredItem[] = (result?.[0] ?? []).map((item) => ({
-			id: String(item.json.id),
-			status: String(item.json.status),
-			pollIndex: index,
-			seq: endSeq,
-		}));
+		const fired: FiredItem[] = (result?.[0] ?? []).map((item) => {
+			const finishedMs = Date.parse(String(item.json.finishedAt));
+			return {
+				id: String(item.json.id),
+				status: String(item.json.status),
+				...(Number.isNaN(finishedMs) ? {} : { finishedMs }),
+				pollIndex: index,
+				seq: endSeq,
+			};
+		});
 		const failed = this.poller.errorCount() > errorsBefore;
 		world.polls.push({
 			index,

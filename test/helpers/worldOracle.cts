@@ -143,8 +143,14 @@ export function judge(world: ServiceWorld, options: OracleOptions = {}): Verdict
 		}
 		const start = starts.get(generation.account)!;
 		const after = candidates.filter((outcome) => outcome.seq >= start);
-		// The latest finish not matched yet: an item shows the generation as the read found it.
-		const open = after.filter((outcome) => !matched.has(outcome)).pop();
+		// The finish the item shows (its finish time, to the second, when it carries one), else the
+		// earliest not matched yet.
+		const unmatched = after.filter((outcome) => !matched.has(outcome));
+		const shown = unmatched.filter(
+			(outcome) =>
+				item.finishedMs !== undefined && Math.abs(outcome.finishedMs - item.finishedMs) < 1000,
+		);
+		const open = shown[0] ?? unmatched[0];
 		if (open) matched.add(open);
 		else if (!after.length) {
 			const hidden = unseenAtStart(candidates[candidates.length - 1], generation.id, {
