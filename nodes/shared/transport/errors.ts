@@ -1,11 +1,10 @@
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { namedField, serverMessages } from '../shapes/errors';
 
 import type { Connection } from './connection';
 import { movedInstanceUrl } from './instanceUrl';
-import { UNREASONABLE_WAIT_MS } from './rateLimit';
 import { operationHint } from '../hints';
 
 /** Method and path of a request, as errors name it. */
@@ -244,71 +243,6 @@ export function unreadableAnswerError(
 		{ ...response, body: '' },
 		`The service's answer could not be read safely (${reason}); nothing from it is shown`,
 		`${connection.host} answered ${method} ${path} with status ${statusCode}. The node strips secrets from every answer before showing any of it, and could not strip this one, so it shows none of it.${maybeDone} If the instance is yours, check what it returns for this request; otherwise tell its administrator.`,
-		itemIndex,
-		connection.secret,
-	);
-}
-
-/** What one request spent on 429 answers before it gave up. */
-export interface RateLimitSpent {
-	waitedMs: number;
-	/** The wait the last 429 asked for. */
-	askedMs: number;
-	tries: number;
-	/** True when the cap on tries ended it, false when the next wait would pass Max Rate Limit Wait. */
-	triesCapped: boolean;
-	maxRateLimitWaitMs: number;
-	/** Not sent at all: an earlier 429 of the run paused it for longer than this request may wait. */
-	notSent?: boolean;
-	/** A tool call's bound (ms), when it, not Max Rate Limit Wait, left no time for the wait. */
-	callBoundMs?: number;
-	/** The wait the service asked, when past the longest the node waits for one 429 (askedMs is then that cap). */
-	beyondCapMs?: number;
-}
-
-export function rateLimitError(
-	node: INode,
-	connection: Connection,
-	request: RequestLine,
-	body: unknown,
-	spent: RateLimitSpent,
-	itemIndex: number | undefined,
-): NodeApiError {
-	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
-	const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
-	const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
-	// Past the cap: a daily quota's wait is said as asked; one past any real limiter's, as such.
-	if (spent.beyondCapMs !== undefined && spent.beyondCapMs <= UNREASONABLE_WAIT_MS)
-		spent = { ...spent, askedMs: spent.beyondCapMs };
-	else if (spent.beyondCapMs !== undefined)
-		return apiError(
-			node,
-			{ statusCode: 429, body, method: request.method, path: request.path },
-			`Rate limited${bucket}${limit}: the service asked for an unreasonable wait (${durationText(spent.beyondCapMs)}); try again later`,
-			`The service's 429 asks to wait ${durationText(spent.beyondCapMs)}, far past any real rate limit (the node waits at most ${durationText(spent.askedMs)} for one 429), so it was not sent again: the instance's clock or its rate limiter may be misconfigured. Try again later; if it persists, tell the instance's administrator.`,
-			itemIndex,
-			connection.secret,
-		);
-	// The wait in plain units, and what to do: the message is all an AI agent's model is given.
-	const next = spent.triesCapped
-		? 'refused every time; try again later, with fewer requests at once'
-		: `try again in ${durationText(spent.askedMs)}`;
-	const waited = Math.round(spent.waitedMs / 1000);
-	const stoppedBy =
-		spent.callBoundMs === undefined
-			? `the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s`
-			: `what is left of this tool call (${Math.round(spent.callBoundMs / 1000)} s at most, for its caller gives up)`;
-	const advice =
-		spent.callBoundMs === undefined
-			? 'Raise that option under Request Options, or send fewer items at once.'
-			: `Nothing was done: make the same call again in ${durationText(spent.askedMs)}.`;
-	return apiError(
-		node,
-		{ statusCode: 429, body, method: request.method, path: request.path },
-		`Rate limited${bucket}${limit}: ${next}`,
-		spent.triesCapped
-			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
-			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes ${stoppedBy}, so it was not sent${spent.notSent ? '' : ' again'}. ${advice}`,
 		itemIndex,
 		connection.secret,
 	);

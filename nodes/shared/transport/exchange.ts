@@ -6,12 +6,11 @@ import {
 	isNetworkError,
 	isTimeout,
 	networkError,
-	rateLimitError,
 	requestNotSentError,
 	type RequestLine,
 } from './errors';
-import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
-import { quotaUsedUp, refusalLimit, refusalWait } from './rateLimit';
+import { RequestPacer } from './pacing';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, RateLimitWaits } from './rateLimit';
 import { UnreadableAnswer, withoutSecrets, withoutWrittenSecrets } from '../shapes/secrets';
 import type { ApiContext, RunContext } from './runContext';
 
@@ -22,8 +21,7 @@ interface RequestLimits {
 	timeoutMs: number;
 }
 
-/** Request Options' defaults (seconds): what the panel shows, and what a run without them uses. */
-export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 60;
+/** Request Options' Timeout (seconds) when not set: what the panel shows, and what a run without it uses. */
 export const DEFAULT_TIMEOUT_S = 120;
 const DEFAULT_LIMITS: RequestLimits = {
 	maxRateLimitWaitMs: DEFAULT_MAX_RATE_LIMIT_WAIT_S * 1000,
@@ -33,18 +31,14 @@ const DEFAULT_LIMITS: RequestLimits = {
 /** Delays before the retries of a read whose answer was lost (network error or 500/502/504). */
 export const READ_RETRY_DELAYS_MS = [300, 1000];
 
-/** Most 429 answers one request takes before it fails, whatever the waits add up to. */
-export const MAX_RATE_LIMITED_TRIES = 100;
-
 /** Statuses after which a read is tried again: the server may answer differently next time. */
 const TRANSIENT_STATUSES = [500, 502, 504];
 
 /**
- * Sends a request until it has an answer worth reading, at the pace the run has learned from 429
- * answers (see pacing.ts; a file on another host, `offInstance`, has a pace of its own: it neither
- * takes nor teaches the API's). A 429 is waited out and sent again,
- * for any method: the service did nothing. A read whose answer was lost, or that hit 500/502/504,
- * is tried again a bounded number of times; a write never is, so nothing is created twice.
+ * Sends a request until it has an answer worth reading, at the run's pace (pacing.ts; a file on
+ * another host, `offInstance`, has a pace of its own), its 429s waited out (rateLimit.ts). A read
+ * whose answer was lost, or that hit 500/502/504, is tried again a bounded number of times; a
+ * write never is, so nothing is created twice.
  */
 export async function exchange(
 	run: RunContext,
@@ -69,54 +63,20 @@ export async function exchange(
 		run.clock.now() + delayMs + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
-	let waitedForRateLimitMs = 0;
-	let rateLimitedTries = 0;
 	let readRetries = 0;
-	// A 429's wait fits what the request may spend on them and what the run has left.
-	const waitFits = (waitMs: number) =>
-		waitedForRateLimitMs + waitMs <= limits.maxRateLimitWaitMs && waitMs <= timeLeftMs(run);
-	// What the request spent on 429s when it gives up on a wait of `askedMs`.
-	const rateLimited = (
-		body: unknown,
-		askedMs: number,
-		triesCapped: boolean,
-		notSent?: true,
-		beyondCapMs?: number,
-	) => {
-		// Max Rate Limit Wait allowed it: the run's deadline is what stopped it.
-		const late =
-			!triesCapped &&
-			beyondCapMs === undefined &&
-			waitedForRateLimitMs + askedMs <= limits.maxRateLimitWaitMs;
-		const maxRateLimitWaitMs = Math.min(
-			limits.maxRateLimitWaitMs,
-			waitedForRateLimitMs + Math.max(0, timeLeftMs(run)),
-		);
-		const tries = rateLimitedTries;
-		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries, notSent, beyondCapMs };
-		const limited = { ...spent, triesCapped, maxRateLimitWaitMs };
-		const callBoundMs = late ? run.callBoundMs : undefined;
-		const error = rateLimitError(
-			ctx.getNode(),
-			connection,
-			request,
-			body,
-			{ ...limited, callBoundMs },
-			itemIndex,
-		);
-		return late ? forTime(error, { nothingDone: true, retryInMs: askedMs }) : error;
-	};
-
+	const node = ctx.getNode();
+	const rateLimits = new RateLimitWaits(run, pacer, limits.maxRateLimitWaitMs, request, {
+		node,
+		connection,
+		itemIndex,
+	});
 	for (;;) {
-		// A 429 to another request of the run asked for a longer wait than this one may spend:
-		// sent now it would only be refused again (and count against the run), so it is not sent.
-		const pausedMs = pacer.pausedUntilMs - run.clock.now();
-		if (!waitFits(pausedMs)) throw rateLimited(run.lastRefusal, pausedMs, false, true);
-		const ticket = pacer.take(run.clock.now());
+		rateLimits.checkPause();
+		const ticket = pacer.ticket(run.clock.now());
 		const holdMs = ticket.at - run.clock.now();
 		// A tool call's caller gives up at its bound: nothing is held or sent past it.
 		if (run.callBoundMs !== undefined && holdMs >= timeLeftMs(run))
-			throw noTimeLeftError(ctx.getNode(), request, run.callBoundMs, itemIndex);
+			throw noTimeLeftError(node, request, run.callBoundMs, itemIndex);
 		if (holdMs > 0) await run.clock.wait(holdMs, signal);
 		// A 429 or a change of pace while holding voids the slot: take one at the new pace.
 		if (!pacer.isCurrent(ticket)) continue;
@@ -127,8 +87,7 @@ export async function exchange(
 		try {
 			response = await sendOnce(timeoutMs);
 		} catch (error) {
-			if (!isNetworkError(error))
-				throw requestNotSentError(ctx.getNode(), connection, error, itemIndex);
+			if (!isNetworkError(error)) throw requestNotSentError(node, connection, error, itemIndex);
 			const retries = isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length;
 			if (retries && retryFits(READ_RETRY_DELAYS_MS[readRetries])) {
 				await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
@@ -141,7 +100,7 @@ export async function exchange(
 				timeoutMs,
 				callBoundMs: cut ? run.callBoundMs : undefined,
 			};
-			const failed = networkError(ctx.getNode(), connection, request, error, made, itemIndex);
+			const failed = networkError(node, connection, request, error, made, itemIndex);
 			const late = (retries || cut) && run.deadlineMs !== undefined;
 			throw late ? forTime(failed, { nothingDone: false }) : failed;
 		}
@@ -150,48 +109,10 @@ export async function exchange(
 			const answer = parseAnswer(await bodyText(response));
 			// A body that could not be read safely says nothing (the headers may still say the wait).
 			const body = answer instanceof UnreadableAnswer ? {} : answer;
-			// Sent after the last pause (not already on its way when a 429 came back).
-			const fresh = pacer.isCurrent(ticket);
-			const asked = refusalWait(
-				run.retryAfterUnit,
-				pacer,
-				{ body, headers: response.headers },
-				fresh,
-				run.clock.now(),
-			);
-			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
-			// against Max Rate Limit Wait, and a cap on tries: a 429 loop always ends.
-			const waitMs = Math.max(asked.ms, MIN_RATE_LIMIT_WAIT_MS);
-			rateLimitedTries++;
-			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
-			if (!request.offInstance) run.lastRefusal = body;
-			// A wait past the hour (a daily quota, a Retry-After in 2099) is not waited out, however
-			// long one may wait: the item fails at once, naming it.
-			const gaveUp = triesCapped || asked.beyondCapMs !== undefined;
-			if (gaveUp || !waitFits(waitMs)) {
-				// The wait stands for the rest of the run, though this request gives up on it.
-				pacer.pause(run.clock.now() + waitMs);
-				throw rateLimited(body, waitMs, triesCapped, undefined, asked.beyondCapMs);
-			}
-			const ownWaitMs = pacer.refused(
-				run.clock.now(),
-				waitMs,
-				asked.wholeSeconds,
-				ticket,
-				refusalLimit(body),
-			);
-			waitedForRateLimitMs += ownWaitMs;
-			await run.clock.wait(ownWaitMs, signal);
+			await rateLimits.waitOut(body, response.headers, ticket, signal);
 			continue;
 		}
-		pacer.accepted();
-		run.retryAfterUnit.accepted();
-		// The answer says the quota is used up: until it comes back, a request could only be refused.
-		const usedUp = request.offInstance ? undefined : quotaUsedUp(response.headers, run.clock.now());
-		if (usedUp) {
-			pacer.pause(run.clock.now() + usedUp.waitMs);
-			run.lastRefusal = usedUp.limit === undefined ? {} : { limit: usedUp.limit };
-		}
+		rateLimits.accepted(response.headers);
 		if (
 			isRead &&
 			TRANSIENT_STATUSES.includes(response.statusCode) &&

@@ -16,9 +16,9 @@ import { StreamingForm } from './multipart';
 import { UnreadableAnswer, withoutWrittenSecrets } from '../shapes/secrets';
 import type { RunContext } from './runContext';
 
-export { MAX_RATE_LIMITED_TRIES, READ_RETRY_DELAYS_MS } from './exchange';
+export { READ_RETRY_DELAYS_MS } from './exchange';
 export type { MissingRoute, RequestSubject } from './errors';
-export { MIN_RATE_LIMIT_WAIT_MS } from './pacing';
+export { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from './rateLimit';
 export { RunContext, type ApiContext } from './runContext';
 export { downloadFile, saveDownload, type DownloadedFile, type FileStream } from './downloads';
 export { outOfTime, type OutOfTime } from './deadline';
@@ -42,7 +42,7 @@ export interface ApiRequest {
 /**
  * The one way this package talks to the service: JSON in, JSON out, errors that say what to do.
  * Auth follows the node's Authentication parameter; both the API key and the OAuth2 token go into
- * `Authorization` raw, without "Bearer". Pacing, 429 waits and retries: see exchange.ts.
+ * `Authorization` raw, without "Bearer". Retries: exchange.ts; 429s: rateLimit.ts; pace: pacing.ts.
  */
 export async function apiRequest(
 	run: RunContext,
