@@ -4,7 +4,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import { brokenDownloadError, isNetworkError, statusError, unreadableAnswerError } from './errors';
 import { cancelSignalOf, locationOf } from './connection';
 import { forTime } from './deadline';
-import { bodyText, exchange, parseAnswer, READ_RETRY_DELAYS_MS, requestLimits } from './exchange';
+import {
+	bodyText,
+	exchange,
+	limitsOf,
+	parseAnswer,
+	READ_RETRY_DELAYS_MS,
+	timeoutWithin,
+} from './exchange';
 import type { RunContext } from './runContext';
 import { abortableWait } from '../compat';
 import { UnreadableAnswer } from '../shapes/secrets';
@@ -66,15 +73,14 @@ export async function downloadFile(
 			path: url.pathname,
 			location: locationOf(response),
 		};
-		const node = run.n8n.getNode();
-		if (body instanceof UnreadableAnswer)
-			throw unreadableAnswerError(node, connection, failed, body.reason, itemIndex);
-		throw statusError(node, connection, failed, itemIndex);
+		const at = { node: run.n8n.getNode(), connection, itemIndex };
+		if (body instanceof UnreadableAnswer) throw unreadableAnswerError(at, failed, body.reason);
+		throw statusError(at, failed);
 	}
 	const file: Partial<DownloadedFile> = {};
 	endOnSilence(
 		response.body as FileStream,
-		requestLimits(run, itemIndex).timeoutMs,
+		timeoutWithin(run, limitsOf(run.n8n, itemIndex).timeoutMs),
 		file,
 		cancelSignalOf(run.n8n),
 		run.deadlineMs === undefined ? undefined : { atMs: run.deadlineMs, clock: run.clock },
@@ -189,13 +195,9 @@ export async function saveDownload<T>(
 			}
 			const connection = await run.connectionFor(itemIndex);
 			const path = new URL(location, `${connection.appURL}/`).pathname;
-			const broke = brokenDownloadError(
-				run.n8n.getNode(),
-				connection,
-				{ method: 'GET', path },
-				{ error, tries, stalledAfterMs: file.stalledAfterMs },
-				itemIndex,
-			);
+			const at = { node: run.n8n.getNode(), connection, itemIndex };
+			const cause = { error, tries, stalledAfterMs: file.stalledAfterMs };
+			const broke = brokenDownloadError(at, { method: 'GET', path }, cause);
 			throw outOfTime ? forTime(broke, { nothingDone: false }) : broke;
 		}
 	}

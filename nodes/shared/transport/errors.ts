@@ -40,6 +40,13 @@ export interface MissingRoute {
 	description: string;
 }
 
+/** Where an error is raised: the node, its connection (whose secret never shows), the item. */
+export interface ErrorContext {
+	node: INode;
+	connection: Connection;
+	itemIndex?: number;
+}
+
 /** Replaces every occurrence of the credential's secret; the secret never reaches a user. */
 export function redact(text: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return text;
@@ -59,13 +66,12 @@ export function looksLikeHtml(body: string, contentType: string): boolean {
 }
 
 export function apiError(
-	node: INode,
+	{ node, connection, itemIndex }: ErrorContext,
 	response: FailedResponse,
 	message: string,
 	description: string,
-	itemIndex: number | undefined,
-	secret: string | undefined,
 ): NodeApiError {
+	const { secret } = connection;
 	const errorResponse: JsonObject = {
 		httpCode: String(response.statusCode),
 		request: `${response.method} ${response.path}`,
@@ -85,16 +91,12 @@ function summarize(body: unknown): JsonObject | string {
 	return String(body ?? '');
 }
 
-export function statusError(
-	node: INode,
-	connection: Connection,
-	response: FailedResponse,
-	itemIndex: number | undefined,
-): NodeApiError {
+export function statusError(at: ErrorContext, response: FailedResponse): NodeApiError {
+	const { connection } = at;
 	const said = serverMessages(response.body).map((line) => redact(line, connection.secret));
 	const saidText = said.length ? said.join('; ') : '';
 	const error = (message: string, description: string) =>
-		apiError(node, response, message, description, itemIndex, connection.secret);
+		apiError(at, response, message, description);
 
 	if (response.statusCode === 404 && response.missingRoute && !response.about) {
 		return error(response.missingRoute.message, response.missingRoute.description);
@@ -198,13 +200,8 @@ function rejectedFields(said: string[]): string {
 }
 
 /** An answer that is not the API's JSON: a web page (`html`), or text that is not JSON. */
-export function notApiAnswerError(
-	node: INode,
-	connection: Connection,
-	response: FailedResponse,
-	itemIndex: number | undefined,
-	html: boolean,
-): NodeApiError {
+export function notApiAnswerError(at: ErrorContext, response: FailedResponse, html: boolean) {
+	const { connection } = at;
 	const [message, description] = !html
 		? [
 				'The service answered with something that is not JSON',
@@ -219,32 +216,24 @@ export function notApiAnswerError(
 					'The Instance URL serves a web page, not the API',
 					`${connection.host} answered ${response.method} ${response.path} with HTML (status ${response.statusCode}). Set the Instance URL in the credential to the address of your instance, for example https://app.example.com, without extra paths.`,
 				];
-	return apiError(node, response, message, description, itemIndex, connection.secret);
+	return apiError(at, response, message, description);
 }
 
 /**
  * An answer the secret stripping could not read (UnreadableAnswer): none of it is shown, not even
  * in the error's details, and the error says so. A write that got a success may have been done.
  */
-export function unreadableAnswerError(
-	node: INode,
-	connection: Connection,
-	response: FailedResponse,
-	reason: string,
-	itemIndex: number | undefined,
-): NodeApiError {
+export function unreadableAnswerError(at: ErrorContext, response: FailedResponse, reason: string) {
 	const { statusCode, method, path } = response;
 	const maybeDone =
 		statusCode >= 200 && statusCode < 300 && method !== 'GET'
 			? ' The service accepted the request, so it may have been carried out: check in the application before running it again.'
 			: '';
 	return apiError(
-		node,
+		at,
 		{ ...response, body: '' },
 		`The service's answer could not be read safely (${reason}); nothing from it is shown`,
-		`${connection.host} answered ${method} ${path} with status ${statusCode}. The node strips secrets from every answer before showing any of it, and could not strip this one, so it shows none of it.${maybeDone} If the instance is yours, check what it returns for this request; otherwise tell its administrator.`,
-		itemIndex,
-		connection.secret,
+		`${at.connection.host} answered ${method} ${path} with status ${statusCode}. The node strips secrets from every answer before showing any of it, and could not strip this one, so it shows none of it.${maybeDone} If the instance is yours, check what it returns for this request; otherwise tell its administrator.`,
 	);
 }
 
@@ -295,11 +284,9 @@ export function isTimeout(error: unknown): boolean {
 
 /** A file whose answer began and then broke off. */
 export function brokenDownloadError(
-	node: INode,
-	connection: Connection,
+	{ node, connection, itemIndex }: ErrorContext,
 	request: RequestLine,
 	cause: { error: unknown; tries: number; stalledAfterMs?: number },
-	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(cause.error);
 	const stalled =
@@ -318,12 +305,7 @@ export function brokenDownloadError(
 }
 
 /** n8n refused to send the request (its SSRF policy, a bad option), as opposed to a network failure. */
-export function requestNotSentError(
-	node: INode,
-	connection: Connection,
-	error: unknown,
-	itemIndex: number | undefined,
-): NodeOperationError {
+export function requestNotSentError({ node, connection, itemIndex }: ErrorContext, error: unknown) {
 	const message = redact(String((error as Error)?.message ?? error), connection.secret);
 	const said = (error as { description?: unknown })?.description;
 	return new NodeOperationError(node, `The request could not be sent: ${message}`, {
@@ -337,12 +319,10 @@ export function requestNotSentError(
 
 /** The request went out (or tried to) and no answer came back. */
 export function networkError(
-	node: INode,
-	connection: Connection,
+	{ node, connection, itemIndex }: ErrorContext,
 	request: RequestLine,
 	error: unknown,
 	attempts: { made: number; timeoutMs: number; callBoundMs?: number },
-	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(error);
 	const timedOut = isTimeout(error);

@@ -64,30 +64,25 @@ export async function exchange(
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
 	let readRetries = 0;
-	const node = ctx.getNode();
-	const rateLimits = new RateLimitWaits(run, pacer, limits.maxRateLimitWaitMs, request, {
-		node,
-		connection,
-		itemIndex,
-	});
+	const at = { node: ctx.getNode(), connection, itemIndex };
+	const rateLimits = new RateLimitWaits(run, pacer, limits.maxRateLimitWaitMs, request, at);
 	for (;;) {
 		rateLimits.checkPause();
 		const ticket = pacer.ticket(run.clock.now());
 		const holdMs = ticket.at - run.clock.now();
 		// A tool call's caller gives up at its bound: nothing is held or sent past it.
 		if (run.callBoundMs !== undefined && holdMs >= timeLeftMs(run))
-			throw noTimeLeftError(node, request, run.callBoundMs, itemIndex);
+			throw noTimeLeftError(at.node, request, run.callBoundMs, itemIndex);
 		if (holdMs > 0) await run.clock.wait(holdMs, signal);
 		// A 429 or a change of pace while holding voids the slot: take one at the new pace.
 		if (!pacer.isCurrent(ticket)) continue;
-		// Each try gets what the run has left (a poll's budget, a tool call's bound), not what the
-		// first one had.
-		const timeoutMs = withinDeadline(run, limits).timeoutMs;
+		// Each try gets what the run has left, not what the first one had.
+		const timeoutMs = timeoutWithin(run, limits.timeoutMs);
 		let response: RawResponse;
 		try {
 			response = await sendOnce(timeoutMs);
 		} catch (error) {
-			if (!isNetworkError(error)) throw requestNotSentError(node, connection, error, itemIndex);
+			if (!isNetworkError(error)) throw requestNotSentError(at, error);
 			const retries = isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length;
 			if (retries && retryFits(READ_RETRY_DELAYS_MS[readRetries])) {
 				await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
@@ -100,7 +95,7 @@ export async function exchange(
 				timeoutMs,
 				callBoundMs: cut ? run.callBoundMs : undefined,
 			};
-			const failed = networkError(node, connection, request, error, made, itemIndex);
+			const failed = networkError(at, request, error, made);
 			const late = (retries || cut) && run.deadlineMs !== undefined;
 			throw late ? forTime(failed, { nothingDone: false }) : failed;
 		}
@@ -144,23 +139,17 @@ export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): Reques
 	};
 }
 
-/** The node's Request Options for one request, within the run's deadline (a trigger poll's budget). */
-export function requestLimits(run: RunContext, itemIndex: number | undefined): RequestLimits {
-	return withinDeadline(run, limitsOf(run.n8n, itemIndex));
-}
-
 /**
- * `limits` cut to what the run has left. A poll's request out of time still gets
- * MIN_REQUEST_TIMEOUT_MS; a tool call's never runs past its bound (exchange sends none then).
+ * The Timeout cut to what the run has left (a poll's budget, a tool call's bound). A poll's request
+ * out of time still gets MIN_REQUEST_TIMEOUT_MS; a tool call's never runs past its bound.
  */
-function withinDeadline(run: RunContext, limits: RequestLimits): RequestLimits {
-	if (run.deadlineMs === undefined) return limits;
+export function timeoutWithin(run: RunContext, timeoutMs: number): number {
+	if (run.deadlineMs === undefined) return timeoutMs;
 	const leftMs = Math.ceil(run.deadlineMs - run.clock.now());
-	const leastMs = run.callBoundMs === undefined ? MIN_REQUEST_TIMEOUT_MS : 1;
-	return {
-		maxRateLimitWaitMs: Math.min(limits.maxRateLimitWaitMs, Math.max(0, leftMs)),
-		timeoutMs: Math.min(limits.timeoutMs, Math.max(leastMs, leftMs)),
-	};
+	return Math.min(
+		timeoutMs,
+		Math.max(run.callBoundMs === undefined ? MIN_REQUEST_TIMEOUT_MS : 1, leftMs),
+	);
 }
 
 /** A poll's request out of its time still gets this long to answer. */

@@ -81,27 +81,24 @@ export async function apiRequest(
 		missingRoute: request.missingRoute,
 		location: locationOf(response),
 	};
-	const node = run.n8n.getNode();
+	const at = { node: run.n8n.getNode(), connection, itemIndex };
 	const ok = response.statusCode >= 200 && response.statusCode < 300;
 	// A redirect not followed (nginx's comes with a small web page): it names where it points.
-	if (response.statusCode >= 300 && response.statusCode < 400)
-		throw statusError(node, connection, failed, itemIndex);
+	if (response.statusCode >= 300 && response.statusCode < 400) throw statusError(at, failed);
 	if (text.trim() !== '' && looksLikeHtml(text, contentType)) {
 		// The page's start goes into the error's details: without the secrets written into it.
 		const page = withoutWrittenSecrets(text.slice(0, 2000));
-		throw notApiAnswerError(node, connection, { ...failed, body: page }, itemIndex, true);
+		throw notApiAnswerError(at, { ...failed, body: page }, true);
 	}
 	if (text.trim() === '') {
 		if (ok) return {};
-		throw statusError(node, connection, failed, itemIndex);
+		throw statusError(at, failed);
 	}
 	const body = parseAnswer(text);
-	if (body instanceof UnreadableAnswer)
-		throw unreadableAnswerError(node, connection, failed, body.reason, itemIndex);
+	if (body instanceof UnreadableAnswer) throw unreadableAnswerError(at, failed, body.reason);
 	// Text that is not JSON (a JSON string answer starts with its quote).
 	const notJson = typeof body === 'string' && !text.trimStart().startsWith('"');
-	if (ok && notJson)
-		throw notApiAnswerError(node, connection, { ...failed, body }, itemIndex, false);
+	if (ok && notJson) throw notApiAnswerError(at, { ...failed, body }, false);
 	if (ok) return body;
-	throw statusError(node, connection, { ...failed, body }, itemIndex);
+	throw statusError(at, { ...failed, body });
 }

@@ -1,8 +1,7 @@
-import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
-import type { Connection } from './connection';
 import { forTime, timeLeftMs } from './deadline';
-import { apiError, durationText, type RequestLine } from './errors';
+import { apiError, durationText, type ErrorContext, type RequestLine } from './errors';
 import type { PacerTicket, RequestPacer } from './pacing';
 import type { RunContext } from './runContext';
 
@@ -36,7 +35,7 @@ export class RateLimitWaits {
 		private readonly pacer: RequestPacer,
 		private readonly maxWaitMs: number,
 		private readonly request: RequestLine & { offInstance?: boolean },
-		private readonly failure: { node: INode; connection: Connection; itemIndex?: number },
+		private readonly failure: ErrorContext,
 	) {}
 
 	/** Before a slot: a pause another request's 429 set, longer than this one may wait, fails it unsent. */
@@ -98,21 +97,13 @@ export class RateLimitWaits {
 		}: { notSent?: true; triesCapped?: boolean; beyondCapMs?: number },
 	): NodeApiError {
 		const { waitedMs, tries, maxWaitMs, run, request } = this;
-		const { node, connection, itemIndex } = this.failure;
 		const late = !triesCapped && beyondCapMs === undefined && waitedMs + askedMs <= maxWaitMs;
 		const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
 		const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
 		const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
 		const answer = { statusCode: 429, body, method: request.method, path: request.path };
 		const error = (message: string, description: string) =>
-			apiError(
-				node,
-				answer,
-				`Rate limited${bucket}${limit}: ${message}`,
-				description,
-				itemIndex,
-				connection.secret,
-			);
+			apiError(this.failure, answer, `Rate limited${bucket}${limit}: ${message}`, description);
 		// Past the cap: a daily quota's wait is said as asked; one past any real limiter's, as such.
 		if (beyondCapMs !== undefined && beyondCapMs > UNREASONABLE_WAIT_MS)
 			return error(
