@@ -30,15 +30,8 @@ export interface FailedResponse {
 }
 
 /** The thing a request is about, as the user named it: a post, a channel, a generation. */
-export interface RequestSubject {
-	kind: string;
-	id: string;
-}
-
-export interface MissingRoute {
-	message: string;
-	description: string;
-}
+export type RequestSubject = { kind: string; id: string };
+export type MissingRoute = { message: string; description: string };
 
 /** Where an error is raised: the node, its connection (whose secret never shows), the item. */
 export interface ErrorContext {
@@ -55,11 +48,7 @@ export function redact(text: string, secret: string | undefined): string {
 	return text.split(secret).join('[redacted]').split(escaped).join('[redacted]');
 }
 
-/**
- * A web page where JSON was expected: a login page, a proxy page, an SPA's index.html. Decided by
- * the body: JSON labelled `text/html` (a proxy or framework's wrong label) is still JSON, and is
- * read as such; `text/html` decides only for a body that does not start as JSON does.
- */
+/** A web page where JSON was expected (a login page, an SPA's index.html); JSON labelled `text/html` is still JSON. */
 export function looksLikeHtml(body: string, contentType: string): boolean {
 	if (/^\uFEFF?\s*</.test(body)) return true;
 	return /text\/html/i.test(contentType) && !/^\uFEFF?\s*[[{"]/.test(body);

@@ -72,7 +72,7 @@ export async function exchange(
 		const holdMs = ticket.at - run.clock.now();
 		// A tool call's caller gives up at its bound: nothing is held or sent past it.
 		if (run.callBoundMs !== undefined && holdMs >= timeLeftMs(run))
-			throw noTimeLeftError(at.node, request, run.callBoundMs, itemIndex);
+			throw noTimeLeftError(at, request, run.callBoundMs);
 		if (holdMs > 0) await run.clock.wait(holdMs, signal);
 		// A 429 or a change of pace while holding voids the slot: take one at the new pace.
 		if (!pacer.isCurrent(ticket)) continue;
@@ -176,11 +176,9 @@ export async function bodyText(response: RawResponse): Promise<string> {
 }
 
 /**
- * A service answer as a value: its JSON without secret fields (see secrets.ts), or, when it is
- * not JSON, its text without the secrets written into it. Every answer, success or error, is
- * read here and nowhere else. What looks like JSON but does not parse, or is too deep to strip,
- * comes back as an UnreadableAnswer: the stripping could not vouch for it, so nothing of it may
- * be shown (fail closed).
+ * Every answer, success or error, read as a value here and nowhere else: its JSON without secret
+ * fields (secrets.ts), or its text without the secrets written into it. JSON that does not parse,
+ * or is too deep to strip, is an UnreadableAnswer: none of it may be shown (fail closed).
  */
 export function parseAnswer(text: string): unknown {
 	let parsed: unknown;
@@ -201,11 +199,7 @@ export function parseAnswer(text: string): unknown {
 	}
 }
 
-/**
- * JSON text with every integer too large for a JavaScript number (ids beyond 2^53) turned into a
- * string of its digits: parsed as a number, 9007199254740993 would become …992, and two
- * generations one item. Only numbers outside strings are touched.
- */
+/** JSON text with every integer beyond 2^53 outside strings made a string: 9007199254740993 would parse as …992, two ids as one. */
 export function keepLargeIntegers(text: string): string {
 	if (!/\d{16}/.test(text)) return text;
 	let out = '';

@@ -30,10 +30,7 @@ export interface ApiRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | StreamingForm;
-	/**
-	 * What the request is about when the user named it by id: the 500 some instances give for an
-	 * unknown id then says "not found, or not yours?" instead of "the service failed".
-	 */
+	/** What it is about when the user named it by id: a 500 for an unknown id then says "not found, or not yours?". */
 	about?: RequestSubject;
 	/** What a 404 means for a route some instances do not have (the real backend has no GET /media). */
 	missingRoute?: MissingRoute;

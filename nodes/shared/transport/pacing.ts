@@ -101,9 +101,8 @@ export class RequestPacer {
 	}
 
 	/**
-	 * A 429 arrived at `now` for a request sent under `ticket`, asking `waitMs` (whole seconds,
-	 * rounded up, when `coarse`) and saying its `limit` when a count. Everything waits the whole of
-	 * it; only a request sent at the current pace teaches anything. Returns the refused one's wait.
+	 * A 429 at `now` to the request sent under `ticket`, asking `waitMs` (whole seconds when
+	 * `coarse`): everything waits all of it; only one sent at the current pace teaches anything.
 	 */
 	refused(now: number, waitMs: number, coarse: boolean, ticket: PacerTicket, limit?: number) {
 		if (limit !== undefined) this.windowLimit = limit;
@@ -166,9 +165,8 @@ export class RequestPacer {
 	}
 
 	/**
-	 * Requests the run still has to send: its items not through, each as many as the started ones
-	 * sent on average. An item still sending (a list read page by page) counts as sending as many
-	 * again, so one item of many requests is a long run, not a short one.
+	 * Requests left: the items not through, each as many as the started ones sent on average; one
+	 * still sending (a list read page by page) as many again, so it is a long run, not a short one.
 	 */
 	private requestsLeft(): number {
 		if (!this.items) return Infinity;
@@ -213,26 +211,19 @@ function refusedUnpaced(phase: UnpacedPhase, event: Refused, run: RunView): Phas
 		return { name: 'measuring', since, burst, firstBurst, ...cycle };
 	}
 	const learned = { burst, firstBurst, lastRefusalAt: event.at, refusalCostMs: event.waitMs };
-	if (!measuring) return firstGuess(phase.since, run, accepted, busyMs, event.waitMs, learned);
+	if (!measuring) return firstGuess(phase.since, run, { accepted, busyMs }, event.waitMs, learned);
 	const given = run.accepted - measuring.acceptedAt + 0.5;
 	const rate = ((given * 1000) / Math.max(1, event.at - measuring.refusedAt)) * PACE.MARGIN;
-	return guessing(phase.since, run, rate, learned, 0);
+	return guessing(phase.since, run, rate, learned);
 }
 
 /**
- * The first pace from a burst of `accepted` in `busyMs` cut short by a wait in whole seconds:
- * the burst over its time plus the wait, which the service rounded up (FIRST_GUESS_WAIT_CUT_MS
- * shorter). Slow answers lengthen the burst's time, so that errs low: a burst that filled a window
- * (`oneWindow`) goes at least `limit` per wait, and counts no more than `limit`.
+ * The first pace from a burst cut short by a wait in whole seconds: the burst over its time plus
+ * the wait, which the service rounded up. Slow answers lengthen the burst's time, so that errs
+ * low: a burst that filled a window goes at least `limit` per wait, and counts no more than that.
  */
-function firstGuess(
-	since: Stretch,
-	run: RunView,
-	accepted: number,
-	busyMs: number,
-	waitMs: number,
-	learned: Learned,
-): Phase {
+function firstGuess(since: Stretch, run: RunView, burst: Burst, waitMs: number, learned: Learned) {
+	const { accepted, busyMs } = burst;
 	const window = oneWindow(accepted, run.windowLimit);
 	const trueWaitMs = Math.max(waitMs - PACE.FIRST_GUESS_WAIT_CUT_MS, MIN_RATE_LIMIT_WAIT_MS);
 	const overTime = (((window ?? accepted) * 1000) / (busyMs + trueWaitMs)) * PACE.MARGIN;
@@ -241,28 +232,13 @@ function firstGuess(
 }
 
 /** A first pace: nothing held, no ceiling. */
-function guessing(
-	since: Stretch,
-	run: RunView,
-	rate: number,
-	learned: Learned,
-	provenPace: number,
-) {
-	const pace = { ...learned, rate, floor: 0, ceiling: Infinity, best: 0 };
-	const fresh = { ...pace, floorFailures: 0, reprobeFailures: 0 };
-	return {
-		name: 'guessing',
-		since: restart(since, run),
-		pace: withRate(rate, fresh),
-		provenPace,
-	} as const;
+function guessing(since: Stretch, run: RunView, rate: number, learned: Learned, provenPace = 0) {
+	const pace = withRate(rate, { ...learned, ...NOTHING_HELD, rate });
+	return { name: 'guessing', since: restart(since, run), pace, provenPace } as const;
 }
+const NOTHING_HELD = { floor: 0, ceiling: Infinity, best: 0, floorFailures: 0, reprobeFailures: 0 };
 
-/**
- * What one window let through, when a burst of `accepted` filled one: the 429's `limit`, if the
- * burst got that much through and no more than twice that (a straddled reset is one window, not
- * two). A burst that got more shows the `limit` is no window's count.
- */
+/** The 429's `limit`, when a burst got that many through and no more than twice (a straddled reset): one window's count. */
 function oneWindow(accepted: number, limit: number): number | undefined {
 	return accepted >= limit && accepted <= 2 * limit ? limit : undefined;
 }
@@ -401,7 +377,7 @@ function wereSeconds(phase: Phase, waitMs: number, run: RunView): Phase {
 		lastRefusalAt: 0,
 		refusalCostMs: waitMs,
 	};
-	return firstGuess(phase.since, run, first.accepted, first.busyMs, waitMs, learned);
+	return firstGuess(phase.since, run, first, waitMs, learned);
 }
 
 /** The pacer's tuning (tuned in test/unit/pacing.test.cts, measured in `npm run bench`). */

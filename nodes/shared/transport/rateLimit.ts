@@ -22,6 +22,8 @@ export const MAX_RATE_LIMITED_TRIES = 100;
 /** Request Options' Max Rate Limit Wait (seconds) when not set: the most one request waits on 429s. */
 export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 60;
 
+type GiveUp = { notSent?: true; triesCapped?: boolean; beyondCapMs?: number };
+
 /**
  * One request's 429s (exchange.ts calls it around each send): each wait is taken while it fits
  * Max Rate Limit Wait and the run's time, else the request fails naming the wait.
@@ -87,15 +89,8 @@ export class RateLimitWaits {
 	 * message is all an AI agent's model is given). Marked for the deadline when that, not Max Rate
 	 * Limit Wait, stopped it (`notSent`: an earlier 429 of the run paused it).
 	 */
-	private giveUp(
-		body: unknown,
-		askedMs: number,
-		{
-			notSent,
-			triesCapped,
-			beyondCapMs,
-		}: { notSent?: true; triesCapped?: boolean; beyondCapMs?: number },
-	): NodeApiError {
+	private giveUp(body: unknown, askedMs: number, how: GiveUp): NodeApiError {
+		const { notSent, triesCapped, beyondCapMs } = how;
 		const { waitedMs, tries, maxWaitMs, run, request } = this;
 		const late = !triesCapped && beyondCapMs === undefined && waitedMs + askedMs <= maxWaitMs;
 		const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
