@@ -84,38 +84,14 @@ export function statusError(at: ErrorContext, response: FailedResponse): NodeApi
 	const { connection } = at;
 	const said = serverMessages(response.body).map((line) => redact(line, connection.secret));
 	const saidText = said.length ? said.join('; ') : '';
+	const saidAfter = saidText ? `: ${saidText}` : '';
 	const error = (message: string, description: string) =>
 		apiError(at, response, message, description);
 
 	if (response.statusCode === 404 && response.missingRoute && !response.about) {
 		return error(response.missingRoute.message, response.missingRoute.description);
 	}
-	if (response.statusCode >= 300 && response.statusCode < 400) {
-		const instance = new URL(connection.appURL).origin;
-		// Where to point the credential, when the redirect leaves the instance.
-		const moved =
-			response.location && new URL(response.location, instance).origin !== instance
-				? movedInstanceUrl(response.location, instance)
-				: undefined;
-		const fix = moved
-			? `If the instance moved, set the Instance URL in the credential to ${moved}.`
-			: "Check the Instance URL in the credential and the instance's proxy settings.";
-		const read = response.method === 'GET' || response.method === 'HEAD';
-		const to = response.location ?? 'no address';
-		// A read is followed on the instance: what reaches here went elsewhere, or round in circles.
-		return error(
-			read
-				? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}, ${moved ? 'another address, where the node does not take the credential' : 'which the node did not follow (no address, or more than 5 redirects)'}`
-				: [301, 307, 308].includes(response.statusCode)
-					? `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}; it was not sent there, so nothing was created or changed`
-					: `The service answered ${response.method} ${response.path} with a redirect (${response.statusCode}) to ${to}; it may already have done it (a ${response.statusCode} usually follows a request that was carried out): check before running it again`,
-			read
-				? fix
-				: [301, 307, 308].includes(response.statusCode)
-					? `A ${response.statusCode} asks for the same request at the new address; the node does not send the credential there. ${fix}`
-					: `Following it would have turned the request into a GET. Look in the application (or list what this operation creates) before running the node again, so nothing is made twice. ${fix}`,
-		);
-	}
+	if (response.statusCode >= 300 && response.statusCode < 400) return redirectError(at, response);
 	if (response.statusCode === 500 && response.about) {
 		const { kind, id } = response.about;
 		return error(
@@ -138,27 +114,57 @@ export function statusError(at: ErrorContext, response: FailedResponse): NodeApi
 			);
 		case 403:
 			return error(
-				`The service refused access to ${response.method} ${response.path} (403)${saidText ? `: ${saidText}` : ''}`,
+				`The service refused access to ${response.method} ${response.path} (403)${saidAfter}`,
 				"The credential works but may not use this feature. Check the account's plan or the OAuth app's permissions.",
 			);
 		case 404:
 			return error(
-				`Not found: ${response.method} ${response.path} (404)${saidText ? `: ${saidText}` : ''}`,
+				`Not found: ${response.method} ${response.path} (404)${saidAfter}`,
 				'Check the ID you passed. If every request gives 404, check the Instance URL in the credential.',
 			);
 		case 503:
 			return error(
-				`This feature is not configured on this instance (503)${saidText ? `: ${saidText}` : ''}`,
+				`This feature is not configured on this instance (503)${saidAfter}`,
 				`The instance at ${connection.host} answered that ${response.path} is not set up. Ask its administrator to configure it, or use another instance.`,
 			);
 		default:
 			return error(
-				`The service answered ${response.statusCode} to ${response.method} ${response.path}${saidText ? `: ${saidText}` : ''}`,
+				`The service answered ${response.statusCode} to ${response.method} ${response.path}${saidAfter}`,
 				response.statusCode >= 500
 					? "The service failed on its side. Try again later; if it persists, contact the instance's administrator."
 					: 'Check the parameters and run again.',
 			);
 	}
+}
+
+/** A redirect the node did not follow: where it pointed, and whether the request may have been done. */
+function redirectError(at: ErrorContext, response: FailedResponse): NodeApiError {
+	const error = (message: string, description: string) =>
+		apiError(at, response, message, description);
+	const instance = new URL(at.connection.appURL).origin;
+	// Where to point the credential, when the redirect leaves the instance.
+	const moved =
+		response.location && new URL(response.location, instance).origin !== instance
+			? movedInstanceUrl(response.location, instance)
+			: undefined;
+	const fix = moved
+		? `If the instance moved, set the Instance URL in the credential to ${moved}.`
+		: "Check the Instance URL in the credential and the instance's proxy settings.";
+	const read = response.method === 'GET' || response.method === 'HEAD';
+	const to = response.location ?? 'no address';
+	// A read is followed on the instance: what reaches here went elsewhere, or round in circles.
+	return error(
+		read
+			? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}, ${moved ? 'another address, where the node does not take the credential' : 'which the node did not follow (no address, or more than 5 redirects)'}`
+			: [301, 307, 308].includes(response.statusCode)
+				? `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}; it was not sent there, so nothing was created or changed`
+				: `The service answered ${response.method} ${response.path} with a redirect (${response.statusCode}) to ${to}; it may already have done it (a ${response.statusCode} usually follows a request that was carried out): check before running it again`,
+		read
+			? fix
+			: [301, 307, 308].includes(response.statusCode)
+				? `A ${response.statusCode} asks for the same request at the new address; the node does not send the credential there. ${fix}`
+				: `Following it would have turned the request into a GET. Look in the application (or list what this operation creates) before running the node again, so nothing is made twice. ${fix}`,
+	);
 }
 
 /**

@@ -7,6 +7,7 @@ import {
 	isTimeout,
 	networkError,
 	requestNotSentError,
+	type ErrorContext,
 	type RequestLine,
 } from './errors';
 import { RequestPacer } from './pacing';
@@ -57,13 +58,15 @@ export async function exchange(
 			{ ...options, timeout: timeoutMs },
 			{ followOffInstance: request.download === true },
 		);
-	// A read is tried again only when the try and its wait fit in what the run has left.
-	const retryFits = (delayMs: number) =>
-		run.deadlineMs === undefined ||
-		run.clock.now() + delayMs + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
 	let readRetries = 0;
+	const retriesLeft = () => isRead && readRetries < READ_RETRY_DELAYS_MS.length;
+	// A read is tried again only when the try and its wait fit in what the run has left.
+	const retryFits = () =>
+		run.deadlineMs === undefined ||
+		run.clock.now() + READ_RETRY_DELAYS_MS[readRetries] + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
+	const retryLater = async () => await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
 	const at = { node: ctx.getNode(), connection, itemIndex };
 	const rateLimits = new RateLimitWaits(run, pacer, limits.maxRateLimitWaitMs, request, at);
 	for (;;) {
@@ -83,21 +86,12 @@ export async function exchange(
 			response = await sendOnce(timeoutMs);
 		} catch (error) {
 			if (!isNetworkError(error)) throw requestNotSentError(at, error);
-			const retries = isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length;
-			if (retries && retryFits(READ_RETRY_DELAYS_MS[readRetries])) {
-				await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
+			const retries = !signal?.aborted && retriesLeft();
+			if (retries && retryFits()) {
+				await retryLater();
 				continue;
 			}
-			// The deadline cut the answer short, or left no time to try again.
-			const cut = isTimeout(error) && timeoutMs < limits.timeoutMs;
-			const made = {
-				made: readRetries + 1,
-				timeoutMs,
-				callBoundMs: cut ? run.callBoundMs : undefined,
-			};
-			const failed = networkError(at, request, error, made);
-			const late = (retries || cut) && run.deadlineMs !== undefined;
-			throw late ? forTime(failed, { nothingDone: false }) : failed;
+			throw noAnswerError(run, at, request, error, { timeoutMs, limits, retries, readRetries });
 		}
 
 		if (response.statusCode === 429) {
@@ -108,18 +102,32 @@ export async function exchange(
 			continue;
 		}
 		rateLimits.accepted(response.headers);
-		if (
-			isRead &&
-			TRANSIENT_STATUSES.includes(response.statusCode) &&
-			readRetries < READ_RETRY_DELAYS_MS.length &&
-			retryFits(READ_RETRY_DELAYS_MS[readRetries])
-		) {
+		if (TRANSIENT_STATUSES.includes(response.statusCode) && retriesLeft() && retryFits()) {
 			discardBody(response);
-			await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
+			await retryLater();
 			continue;
 		}
 		return response;
 	}
+}
+
+/** No answer came, and no retry is left or fits: cut short by the deadline, marked so, or the network's. */
+function noAnswerError(
+	run: RunContext,
+	at: ErrorContext,
+	request: RequestLine,
+	error: unknown,
+	tried: { timeoutMs: number; limits: RequestLimits; retries: boolean; readRetries: number },
+) {
+	const cut = isTimeout(error) && tried.timeoutMs < tried.limits.timeoutMs;
+	const callBoundMs = cut ? run.callBoundMs : undefined;
+	const failed = networkError(at, request, error, {
+		...tried,
+		made: tried.readRetries + 1,
+		callBoundMs,
+	});
+	const late = (tried.retries || cut) && run.deadlineMs !== undefined;
+	return late ? forTime(failed, { nothingDone: false }) : failed;
 }
 
 /** The node's Request Options where it has them (the action node), else the defaults; one read per request. */

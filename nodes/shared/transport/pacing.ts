@@ -38,10 +38,8 @@ type Stretch = { epoch: number; startedAt?: number; acceptedBefore: number };
  * lowest that drew a 429 (`ceiling`), the best floor ever (`best`: a squeeze came from it); 429s
  * in a row at the floor and failed re-probes in a row; what the first 429s taught (`Learned`).
  */
-type Pace = Learned & { rate: number; floor: number; ceiling: number; best: number } & {
-	floorFailures: number;
-	reprobeFailures: number;
-};
+type Pace = Learned & { rate: number; floor: number; ceiling: number; best: number } & Failures;
+type Failures = { floorFailures: number; reprobeFailures: number };
 type Learned = { burst: number; firstBurst: Burst; lastRefusalAt: number; refusalCostMs: number };
 
 export type PacerEvent =

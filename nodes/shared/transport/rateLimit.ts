@@ -140,12 +140,12 @@ export class RateLimitWaits {
  * were it seconds (`RetryAfterUnit`). `beyondCapMs`: what was asked past MAX_SINGLE_WAIT_MS (a
  * daily quota's 20 h, a Retry-After in 2099); `ms` is then our cap, not the service's answer.
  */
-export interface RetryAfter {
+export type RetryAfter = {
 	ms: number;
 	wholeSeconds: boolean;
 	asSecondsMs?: number;
 	beyondCapMs?: number;
-}
+};
 
 /** A wait the service asked, capped at MAX_SINGLE_WAIT_MS; past it, what it asked is kept apart. */
 function asked(ms: number, wholeSeconds: boolean): RetryAfter {
