@@ -1,6 +1,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, DEFAULT_TIMEOUT_S } from './transport/exchange';
+import { DEFAULT_TIMEOUT_S } from './transport/exchange';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_S } from './transport/rateLimit';
 
 /** Shared by the action node and the trigger: both offer the same two credentials. */
 export const authenticationProperty: INodeProperties = {

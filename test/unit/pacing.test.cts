@@ -90,7 +90,7 @@ function simulate(
 	let early = 0;
 	let quietUntil = 0;
 	const attempt = (done: () => void) => {
-		const ticket: PacerTicket = pacer.take(now);
+		const ticket: PacerTicket = pacer.ticket(now);
 		at(Math.max(ticket.at, now) + jitter(), () => {
 			if (!pacer.isCurrent(ticket)) return attempt(done);
 			sent++;
@@ -450,10 +450,10 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 				return at;
 			};
 			let now = 0;
-			for (let i = 0; i < 20; i++) now = send(pacer.take(now).at) + 5;
-			pacer.refused(now, 1000, true, pacer.take(now));
+			for (let i = 0; i < 20; i++) now = send(pacer.ticket(now).at) + 5;
+			pacer.refused(now, 1000, true, pacer.ticket(now));
 			const guess = pacer.requestsPerSecond;
-			while (now < 4100) now = send(pacer.take(now).at);
+			while (now < 4100) now = send(pacer.ticket(now).at);
 			return pacer.requestsPerSecond / guess;
 		};
 		expect(paceRatio()).toBeCloseTo(1.2, 5); // a run that does not say its size (a trigger's poll)
@@ -476,17 +476,17 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 	test('a 429 at a learned pace pauses every request of the run and voids the slots handed out', () => {
 		const pacer = new RequestPacer();
 		for (let i = 0; i < 10; i++) {
-			pacer.take(0);
+			pacer.ticket(0);
 			pacer.accepted();
 		}
-		pacer.refused(5, 1000, true, pacer.take(5)); // whole seconds: the burst gives the first pace
+		pacer.refused(5, 1000, true, pacer.ticket(5)); // whole seconds: the burst gives the first pace
 		expect(pacer.requestsPerSecond).toBeLessThan(Infinity);
-		const sending = pacer.take(2000);
-		const waiting = pacer.take(2000);
+		const sending = pacer.ticket(2000);
+		const waiting = pacer.ticket(2000);
 		expect(waiting.at).toBeGreaterThan(2000);
 		pacer.refused(2010, 300, false, sending);
 		expect(pacer.isCurrent(waiting)).toBe(false); // its holder takes a new slot instead of sending
-		expect(pacer.take(2020).at).toBeGreaterThanOrEqual(2310);
+		expect(pacer.ticket(2020).at).toBeGreaterThanOrEqual(2310);
 	});
 
 	test("a whole-second 429's `limit`: a slow first burst that got more through straddled a reset and counts one window; one that got it through is not guessed lower for being slow", () => {
@@ -495,11 +495,11 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 			const pacer = new RequestPacer();
 			let now = 0;
 			for (let sent = 0; sent < accepted; sent += 10) {
-				for (let i = 0; i < Math.min(10, accepted - sent); i++) pacer.take(now);
+				for (let i = 0; i < Math.min(10, accepted - sent); i++) pacer.ticket(now);
 				now += 300;
 				for (let i = 0; i < Math.min(10, accepted - sent); i++) pacer.accepted();
 			}
-			pacer.refused(now + 300, 1000, true, pacer.take(now), limit);
+			pacer.refused(now + 300, 1000, true, pacer.ticket(now), limit);
 			return pacer.requestsPerSecond;
 		};
 		// 40 through in 1.5 s: two windows of 20 (0.95 × 20 a second), not 21 a second.
@@ -514,44 +514,44 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 
 	test('the refused request waits as long as the rest of the run: the whole wait asked, in either unit', () => {
 		const pacer = new RequestPacer();
-		expect(pacer.refused(10, 2000, true, pacer.take(0))).toBe(2000);
-		expect(pacer.take(20).at).toBe(2010); // the others resume with it, not sooner
-		expect(pacer.refused(1700, 250, false, pacer.take(1610))).toBe(250);
-		expect(pacer.refused(2000, 0, false, pacer.take(1950))).toBe(0); // the transport puts its floor under it
+		expect(pacer.refused(10, 2000, true, pacer.ticket(0))).toBe(2000);
+		expect(pacer.ticket(20).at).toBe(2010); // the others resume with it, not sooner
+		expect(pacer.refused(1700, 250, false, pacer.ticket(1610))).toBe(250);
+		expect(pacer.refused(2000, 0, false, pacer.ticket(1950))).toBe(0); // the transport puts its floor under it
 	});
 
 	test('a 429 for a request sent before the last change of pace leaves the pace alone, but its wait is kept', () => {
 		const pacer = new RequestPacer();
-		const early = pacer.take(0);
-		const late = pacer.take(0);
+		const early = pacer.ticket(0);
+		const late = pacer.ticket(0);
 		pacer.refused(10, 1000, false, early); // first 429: everyone waits, the pace is being measured
 		expect(pacer.isCurrent(late)).toBe(false); // its holder takes a new slot, after the pause
 		expect(pacer.refused(12, 1000, false, late)).toBe(1000); // sent before that: nothing new; it waits as asked
-		expect(pacer.take(20).at).toBe(1012); // and nothing goes out before its wait has passed either
+		expect(pacer.ticket(20).at).toBe(1012); // and nothing goes out before its wait has passed either
 		expect(pacer.requestsPerSecond).toBe(Infinity);
 	});
 	test('waits that prove to be seconds (no header): the first burst gives the pace at once, no second burst is refused to measure it again', () => {
 		const pacer = new RequestPacer();
 		for (let i = 0; i < 10; i++) {
-			pacer.take(i * 4);
+			pacer.ticket(i * 4);
 			pacer.accepted();
 		}
 		// "retryAfter: 1" read as milliseconds: the transport waits its 50 ms floor, the service refuses again.
-		pacer.refused(40, 50, false, pacer.take(40));
-		pacer.refused(95, 50, false, pacer.take(95));
+		pacer.refused(40, 50, false, pacer.ticket(40));
+		pacer.refused(95, 50, false, pacer.ticket(95));
 		pacer.pause(150 + 1000); // the third refusal shows the unit: a whole second
 		pacer.relearn(1000);
 		expect(pacer.requestsPerSecond).toBeGreaterThan(10); // 10 in 40 ms, then a wait under a second
 		expect(pacer.requestsPerSecond).toBeLessThan(40);
-		const first = pacer.take(200);
-		const second = pacer.take(200);
+		const first = pacer.ticket(200);
+		const second = pacer.ticket(200);
 		expect(first.at).toBe(1150); // nothing before the wait
 		expect(second.at - first.at).toBeCloseTo(1000 / pacer.requestsPerSecond, 5); // paced, not a burst
 		// Once it holds, the next pace tried is a small step up: a 429 costs a whole second here.
 		const guess = pacer.requestsPerSecond;
 		let now = second.at;
 		for (let i = 0; i < 1000 && pacer.requestsPerSecond === guess; i++) {
-			now = pacer.take(now).at;
+			now = pacer.ticket(now).at;
 			pacer.accepted();
 		}
 		expect(pacer.requestsPerSecond / guess).toBeCloseTo(1.2, 5);
@@ -562,21 +562,21 @@ describe('pacing: 1,000 requests reach the allowed rate with few 429s', () => {
 		const acceptUntil = (from: number, until: number) => {
 			let now = from;
 			for (let i = 0; i < 10_000 && now < until; i++) {
-				now = Math.max(now + 1, pacer.take(now).at);
+				now = Math.max(now + 1, pacer.ticket(now).at);
 				pacer.accepted();
 			}
 			return now;
 		};
 		let now = acceptUntil(0, 20); // a burst
-		pacer.refused(now, 50, false, pacer.take(now)); // short waits: one more cycle measures the rate
+		pacer.refused(now, 50, false, pacer.ticket(now)); // short waits: one more cycle measures the rate
 		now = acceptUntil(now + 50, now + 100);
-		pacer.refused(now, 50, false, pacer.take(now));
+		pacer.refused(now, 50, false, pacer.ticket(now));
 		expect(pacer.requestsPerSecond).toBeLessThan(Infinity);
 		now = acceptUntil(now + 50, now + 5000); // it holds: confirmed (and the next one probed)
 		const held = pacer.requestsPerSecond;
 		pacer.pause(now + 1000);
 		pacer.relearn(1000);
 		expect(pacer.requestsPerSecond).toBe(held);
-		expect(pacer.take(now).at).toBe(now + 1000);
+		expect(pacer.ticket(now).at).toBe(now + 1000);
 	});
 });

@@ -22,27 +22,23 @@ export function credentialTypeOf(authentication: Authentication): string | undef
 	return undefined;
 }
 
-/** Where requests go and with which credential: read once per run from the node's credential. */
+/**
+ * Where requests go and with which credential, read once per run: the application's address
+ * (`appURL`, https://app.example.com) and the API's below it (`baseURL`, + /api/public/v1); the
+ * key or token (`secret`, sent raw, scrubbed from anything shown); which credential sends it (a
+ * rejected key and a revoked app are fixed differently), as the user knows it (`credential`).
+ */
 export interface Connection {
-	/** The application's address, e.g. https://app.example.com */
 	appURL: string;
-	/** The public API's base, appURL + /api/public/v1 */
 	baseURL: string;
-	/** The key or token, sent raw in Authorization; scrubbed from anything shown to the user. */
 	secret: string;
 	host: string;
-	/** Which credential sends it: a rejected key and a revoked app are fixed differently. */
 	authentication?: Authentication;
-	/** The credential as the user knows it: `the credential "Acme" (Social Content API)`. */
 	credential?: string;
 }
 
 /** An answer as the request helper returns it with returnFullResponse. */
-export interface RawResponse {
-	statusCode: number;
-	headers: IDataObject;
-	body: unknown;
-}
+export type RawResponse = { statusCode: number; headers: IDataObject; body: unknown };
 
 export async function readConnection(
 	ctx: ApiContext,
@@ -115,20 +111,12 @@ const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
 /**
- * Sends one request, with the credential only while it goes to the instance's own origin.
- *
- * The credential is read through n8n once per run (readConnection: n8n decrypts it and resolves
- * its expressions) and applied here as both credentials declare it: the key or token raw in
- * `Authorization`, no "Bearer". n8n's credential path (httpRequestWithAuthentication) would read,
- * decrypt and resolve it again for every request, through its expression engine: in a real n8n
- * that is most of an item's time (see BENCHMARKS.md). What that path guarantees is kept: the
- * request goes through the same n8n helper (proxies, SSRF policy, tracing); the credential is
- * scrubbed from every message (errors.ts).
- *
- * Redirects of a request carrying the credential are followed here, not by n8n: n8n before 2.4x
- * puts `Authorization` back on every redirect whatever the host (n8n-core's beforeRedirect), and
- * later versions do unless told not to. So an output file that redirects to a CDN or presigned
- * storage is fetched from there without the key, on every n8n version.
+ * Sends one request, with the credential (raw in `Authorization`, as both credentials declare it)
+ * only while it goes to the instance's own origin. n8n's credential path would read and resolve
+ * the credential again for every request: most of an item's time in a real n8n (BENCHMARKS.md);
+ * the same helper still sends it (proxies, SSRF policy). Redirects are followed here, not by n8n,
+ * which before 2.4x puts `Authorization` back on every redirect whatever the host: a file that
+ * redirects to a CDN is fetched there without the key, on every n8n version.
  */
 export async function sendAuthenticated(
 	ctx: ApiContext,
@@ -172,14 +160,11 @@ function absoluteUrl(url: string, baseURL: string | undefined): URL {
 }
 
 /**
- * Where a redirect answer points, when the node follows it. A read follows a redirect on the
- * instance; off it only a file download does (to a CDN, without the credential): an API call sent
- * to another host would fail there as a "wrong key", when the Instance URL is what to fix. A write
- * (POST, DELETE) is never turned into a GET, as browsers and axios would on 301/302/303: the
- * answer to that GET (a list) would pass for the write's, and nothing was written. It follows
- * only a 307/308 that keeps it on the instance, with its method and body, and not for a
- * streamed body (an upload), which cannot be sent twice. Any other redirect is returned as it
- * is, and the transport fails it naming the address (errors.ts).
+ * Where a redirect points, when the node follows it. A read follows one on the instance; off it
+ * only a download does (an API call elsewhere would fail as a "wrong key" when the Instance URL is
+ * what to fix). A write is never turned into a GET (its answer, a list, would pass for the
+ * write's): only a 307/308 on the instance, and not for a streamed body, which cannot be sent
+ * twice. Any other redirect is returned as it is, and fails naming the address (errors.ts).
  */
 function redirectOf(
 	request: IHttpRequestOptions,

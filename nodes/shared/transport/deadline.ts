@@ -1,7 +1,6 @@
-import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { RequestLine } from './errors';
+import type { ErrorContext, RequestLine } from './errors';
 import type { RunContext } from './runContext';
 
 /**
@@ -34,20 +33,15 @@ export function timeLeftMs(run: RunContext): number {
 }
 
 /** A tool call's request that its bound left no time to send, or to hold for the run's pace. */
-export function noTimeLeftError(
-	node: INode,
-	request: RequestLine,
-	boundMs: number,
-	itemIndex: number | undefined,
-): NodeApiError {
+export function noTimeLeftError(at: ErrorContext, request: RequestLine, boundMs: number) {
 	const error = new NodeApiError(
-		node,
+		at.node,
 		{ request: `${request.method} ${request.path}` },
 		{
 			message: `No time left in this call (${Math.round(boundMs / 1000)} s at most) to send ${request.method} ${request.path}; it was not sent`,
 			description:
 				'A tool call answers within its bound, since its caller gives up soon after. Nothing was done by this request: make the call again.',
-			itemIndex,
+			itemIndex: at.itemIndex,
 		},
 	);
 	return forTime(error, { nothingDone: true });

@@ -4,16 +4,18 @@ import { NodeOperationError } from 'n8n-workflow';
 import { brokenDownloadError, isNetworkError, statusError, unreadableAnswerError } from './errors';
 import { cancelSignalOf, locationOf } from './connection';
 import { forTime } from './deadline';
-import { bodyText, exchange, parseAnswer, READ_RETRY_DELAYS_MS, requestLimits } from './exchange';
+import {
+	bodyText,
+	exchange,
+	limitsOf,
+	parseAnswer,
+	READ_RETRY_DELAYS_MS,
+	timeoutWithin,
+} from './exchange';
 import type { RunContext } from './runContext';
 import { abortableWait } from '../compat';
 import { UnreadableAnswer } from '../shapes/secrets';
 import type { Clock } from '../clock';
-
-/**
- * Files the service points to (studio outputs, media library files), streamed: never held in
- * memory whole, ended when they go silent, tried again when they break off.
- */
 
 /** A readable stream, as prepareBinaryData takes it (nodes may not import Node's stream module). */
 export type FileStream = Exclude<
@@ -32,10 +34,8 @@ export interface DownloadedFile {
 }
 
 /**
- * Downloads a file the service points to (a studio output, a media library file), as a stream:
- * a large file is never held in memory. A path is resolved against the instance; the credential
- * is sent only to the instance's own origin, never to another host (a CDN, a storage bucket),
- * neither directly nor through a redirect.
+ * A file the service points to (a studio output, a media library file), as a stream never held
+ * whole. A path is resolved against the instance; the credential goes to its origin only.
  */
 export async function downloadFile(
 	run: RunContext,
@@ -53,8 +53,7 @@ export async function downloadFile(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
-	// A file on another host (a CDN) has limits of its own; the credential goes only to the
-	// instance's origin (sendAuthenticated leaves it off elsewhere).
+	// A file on another host (a CDN) has limits of its own.
 	const offInstance = url.origin !== new URL(connection.baseURL).origin;
 	const response = await exchange(run, { ...request, offInstance }, options, itemIndex);
 	if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -66,15 +65,14 @@ export async function downloadFile(
 			path: url.pathname,
 			location: locationOf(response),
 		};
-		const node = run.n8n.getNode();
-		if (body instanceof UnreadableAnswer)
-			throw unreadableAnswerError(node, connection, failed, body.reason, itemIndex);
-		throw statusError(node, connection, failed, itemIndex);
+		const at = { node: run.n8n.getNode(), connection, itemIndex };
+		if (body instanceof UnreadableAnswer) throw unreadableAnswerError(at, failed, body.reason);
+		throw statusError(at, failed);
 	}
 	const file: Partial<DownloadedFile> = {};
 	endOnSilence(
 		response.body as FileStream,
-		requestLimits(run, itemIndex).timeoutMs,
+		timeoutWithin(run, limitsOf(run.n8n, itemIndex).timeoutMs),
 		file,
 		cancelSignalOf(run.n8n),
 		run.deadlineMs === undefined ? undefined : { atMs: run.deadlineMs, clock: run.clock },
@@ -104,14 +102,10 @@ interface WatchedBody {
 }
 
 /**
- * Ends a body that goes silent for `idleMs` at any point with a network error: n8n's Timeout
- * covers only the wait for the headers, so a file server that sends headers and then nothing
- * would hold the item (or the trigger's poll) for ever. Every chunk that arrives restarts the
- * count, so a slow but moving download is never cut; nor is one whose reader is busy (its
- * buffer full: the silence is ours, not the server's). A run with a deadline (a trigger poll, a
- * tool call) ends it then too, however it moves: the poll carries that generation over instead,
- * the tool call answers without the file. Silence is a real socket's, so it is timed on the real
- * clock; the deadline on the run's.
+ * Ends a body silent for `idleMs` with a network error: n8n's Timeout covers only the headers, so a
+ * server sending nothing more would hold the item for ever. Each chunk restarts the count, and a
+ * busy reader (buffer full) is no silence. A run's deadline ends it too, however it moves. Silence
+ * is a real socket's (the real clock); the deadline is the run's (its clock).
  */
 function endOnSilence(
 	body: FileStream,
@@ -162,9 +156,8 @@ function endOnSilence(
 }
 
 /**
- * Downloads a file and hands it, as it streams, to `save` (n8n's prepareBinaryData). A body that
- * breaks off fails `save`, so nothing partial is kept as a file; the download being a read, it is
- * tried again a bounded number of times before a network error that says so.
+ * Downloads a file into `save` (n8n's prepareBinaryData) as it streams. A body that breaks off fails
+ * `save` (nothing partial is kept) and is tried again, a bounded number of times.
  */
 export async function saveDownload<T>(
 	run: RunContext,
@@ -189,13 +182,9 @@ export async function saveDownload<T>(
 			}
 			const connection = await run.connectionFor(itemIndex);
 			const path = new URL(location, `${connection.appURL}/`).pathname;
-			const broke = brokenDownloadError(
-				run.n8n.getNode(),
-				connection,
-				{ method: 'GET', path },
-				{ error, tries, stalledAfterMs: file.stalledAfterMs },
-				itemIndex,
-			);
+			const at = { node: run.n8n.getNode(), connection, itemIndex };
+			const cause = { error, tries, stalledAfterMs: file.stalledAfterMs };
+			const broke = brokenDownloadError(at, { method: 'GET', path }, cause);
 			throw outOfTime ? forTime(broke, { nothingDone: false }) : broke;
 		}
 	}

@@ -1,11 +1,10 @@
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { namedField, serverMessages } from '../shapes/errors';
 
 import type { Connection } from './connection';
 import { movedInstanceUrl } from './instanceUrl';
-import { UNREASONABLE_WAIT_MS } from './rateLimit';
 import { operationHint } from '../hints';
 
 /** Method and path of a request, as errors name it. */
@@ -31,14 +30,14 @@ export interface FailedResponse {
 }
 
 /** The thing a request is about, as the user named it: a post, a channel, a generation. */
-export interface RequestSubject {
-	kind: string;
-	id: string;
-}
+export type RequestSubject = { kind: string; id: string };
+export type MissingRoute = { message: string; description: string };
 
-export interface MissingRoute {
-	message: string;
-	description: string;
+/** Where an error is raised: the node, its connection (whose secret never shows), the item. */
+export interface ErrorContext {
+	node: INode;
+	connection: Connection;
+	itemIndex?: number;
 }
 
 /** Replaces every occurrence of the credential's secret; the secret never reaches a user. */
@@ -49,24 +48,19 @@ export function redact(text: string, secret: string | undefined): string {
 	return text.split(secret).join('[redacted]').split(escaped).join('[redacted]');
 }
 
-/**
- * A web page where JSON was expected: a login page, a proxy page, an SPA's index.html. Decided by
- * the body: JSON labelled `text/html` (a proxy or framework's wrong label) is still JSON, and is
- * read as such; `text/html` decides only for a body that does not start as JSON does.
- */
+/** A web page where JSON was expected (a login page, an SPA's index.html); JSON labelled `text/html` is still JSON. */
 export function looksLikeHtml(body: string, contentType: string): boolean {
 	if (/^\uFEFF?\s*</.test(body)) return true;
 	return /text\/html/i.test(contentType) && !/^\uFEFF?\s*[[{"]/.test(body);
 }
 
 export function apiError(
-	node: INode,
+	{ node, connection, itemIndex }: ErrorContext,
 	response: FailedResponse,
 	message: string,
 	description: string,
-	itemIndex: number | undefined,
-	secret: string | undefined,
 ): NodeApiError {
+	const { secret } = connection;
 	const errorResponse: JsonObject = {
 		httpCode: String(response.statusCode),
 		request: `${response.method} ${response.path}`,
@@ -86,46 +80,18 @@ function summarize(body: unknown): JsonObject | string {
 	return String(body ?? '');
 }
 
-export function statusError(
-	node: INode,
-	connection: Connection,
-	response: FailedResponse,
-	itemIndex: number | undefined,
-): NodeApiError {
+export function statusError(at: ErrorContext, response: FailedResponse): NodeApiError {
+	const { connection } = at;
 	const said = serverMessages(response.body).map((line) => redact(line, connection.secret));
 	const saidText = said.length ? said.join('; ') : '';
+	const saidAfter = saidText ? `: ${saidText}` : '';
 	const error = (message: string, description: string) =>
-		apiError(node, response, message, description, itemIndex, connection.secret);
+		apiError(at, response, message, description);
 
 	if (response.statusCode === 404 && response.missingRoute && !response.about) {
 		return error(response.missingRoute.message, response.missingRoute.description);
 	}
-	if (response.statusCode >= 300 && response.statusCode < 400) {
-		const instance = new URL(connection.appURL).origin;
-		// Where to point the credential, when the redirect leaves the instance.
-		const moved =
-			response.location && new URL(response.location, instance).origin !== instance
-				? movedInstanceUrl(response.location, instance)
-				: undefined;
-		const fix = moved
-			? `If the instance moved, set the Instance URL in the credential to ${moved}.`
-			: "Check the Instance URL in the credential and the instance's proxy settings.";
-		const read = response.method === 'GET' || response.method === 'HEAD';
-		const to = response.location ?? 'no address';
-		// A read is followed on the instance: what reaches here went elsewhere, or round in circles.
-		return error(
-			read
-				? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}, ${moved ? 'another address, where the node does not take the credential' : 'which the node did not follow (no address, or more than 5 redirects)'}`
-				: [301, 307, 308].includes(response.statusCode)
-					? `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}; it was not sent there, so nothing was created or changed`
-					: `The service answered ${response.method} ${response.path} with a redirect (${response.statusCode}) to ${to}; it may already have done it (a ${response.statusCode} usually follows a request that was carried out): check before running it again`,
-			read
-				? fix
-				: [301, 307, 308].includes(response.statusCode)
-					? `A ${response.statusCode} asks for the same request at the new address; the node does not send the credential there. ${fix}`
-					: `Following it would have turned the request into a GET. Look in the application (or list what this operation creates) before running the node again, so nothing is made twice. ${fix}`,
-		);
-	}
+	if (response.statusCode >= 300 && response.statusCode < 400) return redirectError(at, response);
 	if (response.statusCode === 500 && response.about) {
 		const { kind, id } = response.about;
 		return error(
@@ -148,27 +114,57 @@ export function statusError(
 			);
 		case 403:
 			return error(
-				`The service refused access to ${response.method} ${response.path} (403)${saidText ? `: ${saidText}` : ''}`,
+				`The service refused access to ${response.method} ${response.path} (403)${saidAfter}`,
 				"The credential works but may not use this feature. Check the account's plan or the OAuth app's permissions.",
 			);
 		case 404:
 			return error(
-				`Not found: ${response.method} ${response.path} (404)${saidText ? `: ${saidText}` : ''}`,
+				`Not found: ${response.method} ${response.path} (404)${saidAfter}`,
 				'Check the ID you passed. If every request gives 404, check the Instance URL in the credential.',
 			);
 		case 503:
 			return error(
-				`This feature is not configured on this instance (503)${saidText ? `: ${saidText}` : ''}`,
+				`This feature is not configured on this instance (503)${saidAfter}`,
 				`The instance at ${connection.host} answered that ${response.path} is not set up. Ask its administrator to configure it, or use another instance.`,
 			);
 		default:
 			return error(
-				`The service answered ${response.statusCode} to ${response.method} ${response.path}${saidText ? `: ${saidText}` : ''}`,
+				`The service answered ${response.statusCode} to ${response.method} ${response.path}${saidAfter}`,
 				response.statusCode >= 500
 					? "The service failed on its side. Try again later; if it persists, contact the instance's administrator."
 					: 'Check the parameters and run again.',
 			);
 	}
+}
+
+/** A redirect the node did not follow: where it pointed, and whether the request may have been done. */
+function redirectError(at: ErrorContext, response: FailedResponse): NodeApiError {
+	const error = (message: string, description: string) =>
+		apiError(at, response, message, description);
+	const instance = new URL(at.connection.appURL).origin;
+	// Where to point the credential, when the redirect leaves the instance.
+	const moved =
+		response.location && new URL(response.location, instance).origin !== instance
+			? movedInstanceUrl(response.location, instance)
+			: undefined;
+	const fix = moved
+		? `If the instance moved, set the Instance URL in the credential to ${moved}.`
+		: "Check the Instance URL in the credential and the instance's proxy settings.";
+	const read = response.method === 'GET' || response.method === 'HEAD';
+	const to = response.location ?? 'no address';
+	// A read is followed on the instance: what reaches here went elsewhere, or round in circles.
+	return error(
+		read
+			? `The instance redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}, ${moved ? 'another address, where the node does not take the credential' : 'which the node did not follow (no address, or more than 5 redirects)'}`
+			: [301, 307, 308].includes(response.statusCode)
+				? `The service redirected ${response.method} ${response.path} (${response.statusCode}) to ${to}; it was not sent there, so nothing was created or changed`
+				: `The service answered ${response.method} ${response.path} with a redirect (${response.statusCode}) to ${to}; it may already have done it (a ${response.statusCode} usually follows a request that was carried out): check before running it again`,
+		read
+			? fix
+			: [301, 307, 308].includes(response.statusCode)
+				? `A ${response.statusCode} asks for the same request at the new address; the node does not send the credential there. ${fix}`
+				: `Following it would have turned the request into a GET. Look in the application (or list what this operation creates) before running the node again, so nothing is made twice. ${fix}`,
+	);
 }
 
 /**
@@ -199,13 +195,8 @@ function rejectedFields(said: string[]): string {
 }
 
 /** An answer that is not the API's JSON: a web page (`html`), or text that is not JSON. */
-export function notApiAnswerError(
-	node: INode,
-	connection: Connection,
-	response: FailedResponse,
-	itemIndex: number | undefined,
-	html: boolean,
-): NodeApiError {
+export function notApiAnswerError(at: ErrorContext, response: FailedResponse, html: boolean) {
+	const { connection } = at;
 	const [message, description] = !html
 		? [
 				'The service answered with something that is not JSON',
@@ -220,97 +211,24 @@ export function notApiAnswerError(
 					'The Instance URL serves a web page, not the API',
 					`${connection.host} answered ${response.method} ${response.path} with HTML (status ${response.statusCode}). Set the Instance URL in the credential to the address of your instance, for example https://app.example.com, without extra paths.`,
 				];
-	return apiError(node, response, message, description, itemIndex, connection.secret);
+	return apiError(at, response, message, description);
 }
 
 /**
  * An answer the secret stripping could not read (UnreadableAnswer): none of it is shown, not even
  * in the error's details, and the error says so. A write that got a success may have been done.
  */
-export function unreadableAnswerError(
-	node: INode,
-	connection: Connection,
-	response: FailedResponse,
-	reason: string,
-	itemIndex: number | undefined,
-): NodeApiError {
+export function unreadableAnswerError(at: ErrorContext, response: FailedResponse, reason: string) {
 	const { statusCode, method, path } = response;
 	const maybeDone =
 		statusCode >= 200 && statusCode < 300 && method !== 'GET'
 			? ' The service accepted the request, so it may have been carried out: check in the application before running it again.'
 			: '';
 	return apiError(
-		node,
+		at,
 		{ ...response, body: '' },
 		`The service's answer could not be read safely (${reason}); nothing from it is shown`,
-		`${connection.host} answered ${method} ${path} with status ${statusCode}. The node strips secrets from every answer before showing any of it, and could not strip this one, so it shows none of it.${maybeDone} If the instance is yours, check what it returns for this request; otherwise tell its administrator.`,
-		itemIndex,
-		connection.secret,
-	);
-}
-
-/** What one request spent on 429 answers before it gave up. */
-export interface RateLimitSpent {
-	waitedMs: number;
-	/** The wait the last 429 asked for. */
-	askedMs: number;
-	tries: number;
-	/** True when the cap on tries ended it, false when the next wait would pass Max Rate Limit Wait. */
-	triesCapped: boolean;
-	maxRateLimitWaitMs: number;
-	/** Not sent at all: an earlier 429 of the run paused it for longer than this request may wait. */
-	notSent?: boolean;
-	/** A tool call's bound (ms), when it, not Max Rate Limit Wait, left no time for the wait. */
-	callBoundMs?: number;
-	/** The wait the service asked, when past the longest the node waits for one 429 (askedMs is then that cap). */
-	beyondCapMs?: number;
-}
-
-export function rateLimitError(
-	node: INode,
-	connection: Connection,
-	request: RequestLine,
-	body: unknown,
-	spent: RateLimitSpent,
-	itemIndex: number | undefined,
-): NodeApiError {
-	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
-	const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
-	const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
-	// Past the cap: a daily quota's wait is said as asked; one past any real limiter's, as such.
-	if (spent.beyondCapMs !== undefined && spent.beyondCapMs <= UNREASONABLE_WAIT_MS)
-		spent = { ...spent, askedMs: spent.beyondCapMs };
-	else if (spent.beyondCapMs !== undefined)
-		return apiError(
-			node,
-			{ statusCode: 429, body, method: request.method, path: request.path },
-			`Rate limited${bucket}${limit}: the service asked for an unreasonable wait (${durationText(spent.beyondCapMs)}); try again later`,
-			`The service's 429 asks to wait ${durationText(spent.beyondCapMs)}, far past any real rate limit (the node waits at most ${durationText(spent.askedMs)} for one 429), so it was not sent again: the instance's clock or its rate limiter may be misconfigured. Try again later; if it persists, tell the instance's administrator.`,
-			itemIndex,
-			connection.secret,
-		);
-	// The wait in plain units, and what to do: the message is all an AI agent's model is given.
-	const next = spent.triesCapped
-		? 'refused every time; try again later, with fewer requests at once'
-		: `try again in ${durationText(spent.askedMs)}`;
-	const waited = Math.round(spent.waitedMs / 1000);
-	const stoppedBy =
-		spent.callBoundMs === undefined
-			? `the node's "Max Rate Limit Wait" of ${Math.round(spent.maxRateLimitWaitMs / 1000)} s`
-			: `what is left of this tool call (${Math.round(spent.callBoundMs / 1000)} s at most, for its caller gives up)`;
-	const advice =
-		spent.callBoundMs === undefined
-			? 'Raise that option under Request Options, or send fewer items at once.'
-			: `Nothing was done: make the same call again in ${durationText(spent.askedMs)}.`;
-	return apiError(
-		node,
-		{ statusCode: 429, body, method: request.method, path: request.path },
-		`Rate limited${bucket}${limit}: ${next}`,
-		spent.triesCapped
-			? `The service answered 429 ${spent.tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`
-			: `The service asks to wait ${durationText(spent.askedMs)}${waited ? ` more, after ${waited} s of waiting` : ''}${spent.notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes ${stoppedBy}, so it was not sent${spent.notSent ? '' : ' again'}. ${advice}`,
-		itemIndex,
-		connection.secret,
+		`${at.connection.host} answered ${method} ${path} with status ${statusCode}. The node strips secrets from every answer before showing any of it, and could not strip this one, so it shows none of it.${maybeDone} If the instance is yours, check what it returns for this request; otherwise tell its administrator.`,
 	);
 }
 
@@ -361,11 +279,9 @@ export function isTimeout(error: unknown): boolean {
 
 /** A file whose answer began and then broke off. */
 export function brokenDownloadError(
-	node: INode,
-	connection: Connection,
+	{ node, connection, itemIndex }: ErrorContext,
 	request: RequestLine,
 	cause: { error: unknown; tries: number; stalledAfterMs?: number },
-	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(cause.error);
 	const stalled =
@@ -384,12 +300,7 @@ export function brokenDownloadError(
 }
 
 /** n8n refused to send the request (its SSRF policy, a bad option), as opposed to a network failure. */
-export function requestNotSentError(
-	node: INode,
-	connection: Connection,
-	error: unknown,
-	itemIndex: number | undefined,
-): NodeOperationError {
+export function requestNotSentError({ node, connection, itemIndex }: ErrorContext, error: unknown) {
 	const message = redact(String((error as Error)?.message ?? error), connection.secret);
 	const said = (error as { description?: unknown })?.description;
 	return new NodeOperationError(node, `The request could not be sent: ${message}`, {
@@ -403,12 +314,10 @@ export function requestNotSentError(
 
 /** The request went out (or tried to) and no answer came back. */
 export function networkError(
-	node: INode,
-	connection: Connection,
+	{ node, connection, itemIndex }: ErrorContext,
 	request: RequestLine,
 	error: unknown,
 	attempts: { made: number; timeoutMs: number; callBoundMs?: number },
-	itemIndex: number | undefined,
 ): NodeApiError {
 	const code = networkCodeOf(error);
 	const timedOut = isTimeout(error);

@@ -6,12 +6,12 @@ import {
 	isNetworkError,
 	isTimeout,
 	networkError,
-	rateLimitError,
 	requestNotSentError,
+	type ErrorContext,
 	type RequestLine,
 } from './errors';
-import { MIN_RATE_LIMIT_WAIT_MS, RequestPacer } from './pacing';
-import { quotaUsedUp, refusalLimit, refusalWait } from './rateLimit';
+import { RequestPacer } from './pacing';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, RateLimitWaits } from './rateLimit';
 import { UnreadableAnswer, withoutSecrets, withoutWrittenSecrets } from '../shapes/secrets';
 import type { ApiContext, RunContext } from './runContext';
 
@@ -22,8 +22,7 @@ interface RequestLimits {
 	timeoutMs: number;
 }
 
-/** Request Options' defaults (seconds): what the panel shows, and what a run without them uses. */
-export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 60;
+/** Request Options' Timeout (seconds) when not set: what the panel shows, and what a run without it uses. */
 export const DEFAULT_TIMEOUT_S = 120;
 const DEFAULT_LIMITS: RequestLimits = {
 	maxRateLimitWaitMs: DEFAULT_MAX_RATE_LIMIT_WAIT_S * 1000,
@@ -33,18 +32,14 @@ const DEFAULT_LIMITS: RequestLimits = {
 /** Delays before the retries of a read whose answer was lost (network error or 500/502/504). */
 export const READ_RETRY_DELAYS_MS = [300, 1000];
 
-/** Most 429 answers one request takes before it fails, whatever the waits add up to. */
-export const MAX_RATE_LIMITED_TRIES = 100;
-
 /** Statuses after which a read is tried again: the server may answer differently next time. */
 const TRANSIENT_STATUSES = [500, 502, 504];
 
 /**
- * Sends a request until it has an answer worth reading, at the pace the run has learned from 429
- * answers (see pacing.ts; a file on another host, `offInstance`, has a pace of its own: it neither
- * takes nor teaches the API's). A 429 is waited out and sent again,
- * for any method: the service did nothing. A read whose answer was lost, or that hit 500/502/504,
- * is tried again a bounded number of times; a write never is, so nothing is created twice.
+ * Sends a request until it has an answer worth reading, at the run's pace (pacing.ts; a file on
+ * another host, `offInstance`, has a pace of its own), its 429s waited out (rateLimit.ts). A read
+ * whose answer was lost, or that hit 500/502/504, is tried again a bounded number of times; a
+ * write never is, so nothing is created twice.
  */
 export async function exchange(
 	run: RunContext,
@@ -63,147 +58,76 @@ export async function exchange(
 			{ ...options, timeout: timeoutMs },
 			{ followOffInstance: request.download === true },
 		);
-	// A read is tried again only when the try and its wait fit in what the run has left.
-	const retryFits = (delayMs: number) =>
-		run.deadlineMs === undefined ||
-		run.clock.now() + delayMs + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
 	const isRead = request.method === 'GET';
 	const signal = cancelSignalOf(ctx);
-	let waitedForRateLimitMs = 0;
-	let rateLimitedTries = 0;
 	let readRetries = 0;
-	// A 429's wait fits what the request may spend on them and what the run has left.
-	const waitFits = (waitMs: number) =>
-		waitedForRateLimitMs + waitMs <= limits.maxRateLimitWaitMs && waitMs <= timeLeftMs(run);
-	// What the request spent on 429s when it gives up on a wait of `askedMs`.
-	const rateLimited = (
-		body: unknown,
-		askedMs: number,
-		triesCapped: boolean,
-		notSent?: true,
-		beyondCapMs?: number,
-	) => {
-		// Max Rate Limit Wait allowed it: the run's deadline is what stopped it.
-		const late =
-			!triesCapped &&
-			beyondCapMs === undefined &&
-			waitedForRateLimitMs + askedMs <= limits.maxRateLimitWaitMs;
-		const maxRateLimitWaitMs = Math.min(
-			limits.maxRateLimitWaitMs,
-			waitedForRateLimitMs + Math.max(0, timeLeftMs(run)),
-		);
-		const tries = rateLimitedTries;
-		const spent = { waitedMs: waitedForRateLimitMs, askedMs, tries, notSent, beyondCapMs };
-		const limited = { ...spent, triesCapped, maxRateLimitWaitMs };
-		const callBoundMs = late ? run.callBoundMs : undefined;
-		const error = rateLimitError(
-			ctx.getNode(),
-			connection,
-			request,
-			body,
-			{ ...limited, callBoundMs },
-			itemIndex,
-		);
-		return late ? forTime(error, { nothingDone: true, retryInMs: askedMs }) : error;
-	};
-
+	const retriesLeft = () => isRead && readRetries < READ_RETRY_DELAYS_MS.length;
+	// A read is tried again only when the try and its wait fit in what the run has left.
+	const retryFits = () =>
+		run.deadlineMs === undefined ||
+		run.clock.now() + READ_RETRY_DELAYS_MS[readRetries] + MIN_REQUEST_TIMEOUT_MS <= run.deadlineMs;
+	const retryLater = async () => await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
+	const at = { node: ctx.getNode(), connection, itemIndex };
+	const rateLimits = new RateLimitWaits(run, pacer, limits.maxRateLimitWaitMs, request, at);
 	for (;;) {
-		// A 429 to another request of the run asked for a longer wait than this one may spend:
-		// sent now it would only be refused again (and count against the run), so it is not sent.
-		const pausedMs = pacer.pausedUntilMs - run.clock.now();
-		if (!waitFits(pausedMs)) throw rateLimited(run.lastRefusal, pausedMs, false, true);
-		const ticket = pacer.take(run.clock.now());
+		rateLimits.checkPause();
+		const ticket = pacer.ticket(run.clock.now());
 		const holdMs = ticket.at - run.clock.now();
 		// A tool call's caller gives up at its bound: nothing is held or sent past it.
 		if (run.callBoundMs !== undefined && holdMs >= timeLeftMs(run))
-			throw noTimeLeftError(ctx.getNode(), request, run.callBoundMs, itemIndex);
+			throw noTimeLeftError(at, request, run.callBoundMs);
 		if (holdMs > 0) await run.clock.wait(holdMs, signal);
 		// A 429 or a change of pace while holding voids the slot: take one at the new pace.
 		if (!pacer.isCurrent(ticket)) continue;
-		// Each try gets what the run has left (a poll's budget, a tool call's bound), not what the
-		// first one had.
-		const timeoutMs = withinDeadline(run, limits).timeoutMs;
+		// Each try gets what the run has left, not what the first one had.
+		const timeoutMs = timeoutWithin(run, limits.timeoutMs);
 		let response: RawResponse;
 		try {
 			response = await sendOnce(timeoutMs);
 		} catch (error) {
-			if (!isNetworkError(error))
-				throw requestNotSentError(ctx.getNode(), connection, error, itemIndex);
-			const retries = isRead && !signal?.aborted && readRetries < READ_RETRY_DELAYS_MS.length;
-			if (retries && retryFits(READ_RETRY_DELAYS_MS[readRetries])) {
-				await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
+			if (!isNetworkError(error)) throw requestNotSentError(at, error);
+			const retries = !signal?.aborted && retriesLeft();
+			if (retries && retryFits()) {
+				await retryLater();
 				continue;
 			}
-			// The deadline cut the answer short, or left no time to try again.
-			const cut = isTimeout(error) && timeoutMs < limits.timeoutMs;
-			const made = {
-				made: readRetries + 1,
-				timeoutMs,
-				callBoundMs: cut ? run.callBoundMs : undefined,
-			};
-			const failed = networkError(ctx.getNode(), connection, request, error, made, itemIndex);
-			const late = (retries || cut) && run.deadlineMs !== undefined;
-			throw late ? forTime(failed, { nothingDone: false }) : failed;
+			throw noAnswerError(run, at, request, error, { timeoutMs, limits, retries, readRetries });
 		}
 
 		if (response.statusCode === 429) {
 			const answer = parseAnswer(await bodyText(response));
 			// A body that could not be read safely says nothing (the headers may still say the wait).
 			const body = answer instanceof UnreadableAnswer ? {} : answer;
-			// Sent after the last pause (not already on its way when a 429 came back).
-			const fresh = pacer.isCurrent(ticket);
-			const asked = refusalWait(
-				run.retryAfterUnit,
-				pacer,
-				{ body, headers: response.headers },
-				fresh,
-				run.clock.now(),
-			);
-			// A floor under each wait, so a "retry after 0" (or a date in the past) still counts
-			// against Max Rate Limit Wait, and a cap on tries: a 429 loop always ends.
-			const waitMs = Math.max(asked.ms, MIN_RATE_LIMIT_WAIT_MS);
-			rateLimitedTries++;
-			const triesCapped = rateLimitedTries >= MAX_RATE_LIMITED_TRIES;
-			if (!request.offInstance) run.lastRefusal = body;
-			// A wait past the hour (a daily quota, a Retry-After in 2099) is not waited out, however
-			// long one may wait: the item fails at once, naming it.
-			const gaveUp = triesCapped || asked.beyondCapMs !== undefined;
-			if (gaveUp || !waitFits(waitMs)) {
-				// The wait stands for the rest of the run, though this request gives up on it.
-				pacer.pause(run.clock.now() + waitMs);
-				throw rateLimited(body, waitMs, triesCapped, undefined, asked.beyondCapMs);
-			}
-			const ownWaitMs = pacer.refused(
-				run.clock.now(),
-				waitMs,
-				asked.wholeSeconds,
-				ticket,
-				refusalLimit(body),
-			);
-			waitedForRateLimitMs += ownWaitMs;
-			await run.clock.wait(ownWaitMs, signal);
+			await rateLimits.waitOut(body, response.headers, ticket, signal);
 			continue;
 		}
-		pacer.accepted();
-		run.retryAfterUnit.accepted();
-		// The answer says the quota is used up: until it comes back, a request could only be refused.
-		const usedUp = request.offInstance ? undefined : quotaUsedUp(response.headers, run.clock.now());
-		if (usedUp) {
-			pacer.pause(run.clock.now() + usedUp.waitMs);
-			run.lastRefusal = usedUp.limit === undefined ? {} : { limit: usedUp.limit };
-		}
-		if (
-			isRead &&
-			TRANSIENT_STATUSES.includes(response.statusCode) &&
-			readRetries < READ_RETRY_DELAYS_MS.length &&
-			retryFits(READ_RETRY_DELAYS_MS[readRetries])
-		) {
+		rateLimits.accepted(response.headers);
+		if (TRANSIENT_STATUSES.includes(response.statusCode) && retriesLeft() && retryFits()) {
 			discardBody(response);
-			await run.clock.wait(READ_RETRY_DELAYS_MS[readRetries++], signal);
+			await retryLater();
 			continue;
 		}
 		return response;
 	}
+}
+
+/** No answer came, and no retry is left or fits: cut short by the deadline, marked so, or the network's. */
+function noAnswerError(
+	run: RunContext,
+	at: ErrorContext,
+	request: RequestLine,
+	error: unknown,
+	tried: { timeoutMs: number; limits: RequestLimits; retries: boolean; readRetries: number },
+) {
+	const cut = isTimeout(error) && tried.timeoutMs < tried.limits.timeoutMs;
+	const callBoundMs = cut ? run.callBoundMs : undefined;
+	const failed = networkError(at, request, error, {
+		...tried,
+		made: tried.readRetries + 1,
+		callBoundMs,
+	});
+	const late = (tried.retries || cut) && run.deadlineMs !== undefined;
+	return late ? forTime(failed, { nothingDone: false }) : failed;
 }
 
 /** The node's Request Options where it has them (the action node), else the defaults; one read per request. */
@@ -223,23 +147,17 @@ export function limitsOf(ctx: ApiContext, itemIndex: number | undefined): Reques
 	};
 }
 
-/** The node's Request Options for one request, within the run's deadline (a trigger poll's budget). */
-export function requestLimits(run: RunContext, itemIndex: number | undefined): RequestLimits {
-	return withinDeadline(run, limitsOf(run.n8n, itemIndex));
-}
-
 /**
- * `limits` cut to what the run has left. A poll's request out of time still gets
- * MIN_REQUEST_TIMEOUT_MS; a tool call's never runs past its bound (exchange sends none then).
+ * The Timeout cut to what the run has left (a poll's budget, a tool call's bound). A poll's request
+ * out of time still gets MIN_REQUEST_TIMEOUT_MS; a tool call's never runs past its bound.
  */
-function withinDeadline(run: RunContext, limits: RequestLimits): RequestLimits {
-	if (run.deadlineMs === undefined) return limits;
+export function timeoutWithin(run: RunContext, timeoutMs: number): number {
+	if (run.deadlineMs === undefined) return timeoutMs;
 	const leftMs = Math.ceil(run.deadlineMs - run.clock.now());
-	const leastMs = run.callBoundMs === undefined ? MIN_REQUEST_TIMEOUT_MS : 1;
-	return {
-		maxRateLimitWaitMs: Math.min(limits.maxRateLimitWaitMs, Math.max(0, leftMs)),
-		timeoutMs: Math.min(limits.timeoutMs, Math.max(leastMs, leftMs)),
-	};
+	return Math.min(
+		timeoutMs,
+		Math.max(run.callBoundMs === undefined ? MIN_REQUEST_TIMEOUT_MS : 1, leftMs),
+	);
 }
 
 /** A poll's request out of its time still gets this long to answer. */
@@ -266,11 +184,9 @@ export async function bodyText(response: RawResponse): Promise<string> {
 }
 
 /**
- * A service answer as a value: its JSON without secret fields (see secrets.ts), or, when it is
- * not JSON, its text without the secrets written into it. Every answer, success or error, is
- * read here and nowhere else. What looks like JSON but does not parse, or is too deep to strip,
- * comes back as an UnreadableAnswer: the stripping could not vouch for it, so nothing of it may
- * be shown (fail closed).
+ * Every answer, success or error, read as a value here and nowhere else: its JSON without secret
+ * fields (secrets.ts), or its text without the secrets written into it. JSON that does not parse,
+ * or is too deep to strip, is an UnreadableAnswer: none of it may be shown (fail closed).
  */
 export function parseAnswer(text: string): unknown {
 	let parsed: unknown;
@@ -291,11 +207,7 @@ export function parseAnswer(text: string): unknown {
 	}
 }
 
-/**
- * JSON text with every integer too large for a JavaScript number (ids beyond 2^53) turned into a
- * string of its digits: parsed as a number, 9007199254740993 would become …992, and two
- * generations one item. Only numbers outside strings are touched.
- */
+/** JSON text with every integer beyond 2^53 outside strings made a string: 9007199254740993 would parse as …992, two ids as one. */
 export function keepLargeIntegers(text: string): string {
 	if (!/\d{16}/.test(text)) return text;
 	let out = '';

@@ -16,9 +16,9 @@ import { StreamingForm } from './multipart';
 import { UnreadableAnswer, withoutWrittenSecrets } from '../shapes/secrets';
 import type { RunContext } from './runContext';
 
-export { MAX_RATE_LIMITED_TRIES, READ_RETRY_DELAYS_MS } from './exchange';
+export { READ_RETRY_DELAYS_MS } from './exchange';
 export type { MissingRoute, RequestSubject } from './errors';
-export { MIN_RATE_LIMIT_WAIT_MS } from './pacing';
+export { MAX_RATE_LIMITED_TRIES, MIN_RATE_LIMIT_WAIT_MS } from './rateLimit';
 export { RunContext, type ApiContext } from './runContext';
 export { downloadFile, saveDownload, type DownloadedFile, type FileStream } from './downloads';
 export { outOfTime, type OutOfTime } from './deadline';
@@ -30,10 +30,7 @@ export interface ApiRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | StreamingForm;
-	/**
-	 * What the request is about when the user named it by id: the 500 some instances give for an
-	 * unknown id then says "not found, or not yours?" instead of "the service failed".
-	 */
+	/** What it is about when the user named it by id: a 500 for an unknown id then says "not found, or not yours?". */
 	about?: RequestSubject;
 	/** What a 404 means for a route some instances do not have (the real backend has no GET /media). */
 	missingRoute?: MissingRoute;
@@ -42,7 +39,7 @@ export interface ApiRequest {
 /**
  * The one way this package talks to the service: JSON in, JSON out, errors that say what to do.
  * Auth follows the node's Authentication parameter; both the API key and the OAuth2 token go into
- * `Authorization` raw, without "Bearer". Pacing, 429 waits and retries: see exchange.ts.
+ * `Authorization` raw, without "Bearer". Retries: exchange.ts; 429s: rateLimit.ts; pace: pacing.ts.
  */
 export async function apiRequest(
 	run: RunContext,
@@ -81,27 +78,24 @@ export async function apiRequest(
 		missingRoute: request.missingRoute,
 		location: locationOf(response),
 	};
-	const node = run.n8n.getNode();
+	const at = { node: run.n8n.getNode(), connection, itemIndex };
 	const ok = response.statusCode >= 200 && response.statusCode < 300;
 	// A redirect not followed (nginx's comes with a small web page): it names where it points.
-	if (response.statusCode >= 300 && response.statusCode < 400)
-		throw statusError(node, connection, failed, itemIndex);
+	if (response.statusCode >= 300 && response.statusCode < 400) throw statusError(at, failed);
 	if (text.trim() !== '' && looksLikeHtml(text, contentType)) {
 		// The page's start goes into the error's details: without the secrets written into it.
 		const page = withoutWrittenSecrets(text.slice(0, 2000));
-		throw notApiAnswerError(node, connection, { ...failed, body: page }, itemIndex, true);
+		throw notApiAnswerError(at, { ...failed, body: page }, true);
 	}
 	if (text.trim() === '') {
 		if (ok) return {};
-		throw statusError(node, connection, failed, itemIndex);
+		throw statusError(at, failed);
 	}
 	const body = parseAnswer(text);
-	if (body instanceof UnreadableAnswer)
-		throw unreadableAnswerError(node, connection, failed, body.reason, itemIndex);
+	if (body instanceof UnreadableAnswer) throw unreadableAnswerError(at, failed, body.reason);
 	// Text that is not JSON (a JSON string answer starts with its quote).
 	const notJson = typeof body === 'string' && !text.trimStart().startsWith('"');
-	if (ok && notJson)
-		throw notApiAnswerError(node, connection, { ...failed, body }, itemIndex, false);
+	if (ok && notJson) throw notApiAnswerError(at, { ...failed, body }, false);
 	if (ok) return body;
-	throw statusError(node, connection, { ...failed, body }, itemIndex);
+	throw statusError(at, { ...failed, body });
 }

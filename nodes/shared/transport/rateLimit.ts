@@ -1,28 +1,151 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
-import type { RequestPacer } from './pacing';
+import { forTime, timeLeftMs } from './deadline';
+import { apiError, durationText, type ErrorContext, type RequestLine } from './errors';
+import type { PacerTicket, RequestPacer } from './pacing';
+import type { RunContext } from './runContext';
 
-/** Longest single wait we accept from a server hint before treating it as implausible. */
+/**
+ * The 429 policy, whole: what a 429 (or an answer saying the quota is used up) makes a request
+ * do, the caps on waiting and their words. A 429 is waited out and the request sent again, for
+ * any method: the service did nothing. How fast the run then goes is the pacer's (pacing.ts).
+ */
+
+/** Shortest wait after a 429, whatever the service says: a "retry after 0" still counts. */
+export const MIN_RATE_LIMIT_WAIT_MS = 50;
+/** Longest wait waited out for one 429; past it the request fails at once, naming what was asked. */
 export const MAX_SINGLE_WAIT_MS = 60 * 60 * 1000;
-
 /** Longer than any real limiter asks (a quota renews within a month): a clock or a limiter gone wrong. */
 export const UNREASONABLE_WAIT_MS = 31 * 24 * 3_600_000;
+/** Most 429 answers one request takes before it fails, whatever the waits add up to. */
+export const MAX_RATE_LIMITED_TRIES = 100;
+/** Request Options' Max Rate Limit Wait (seconds) when not set: the most one request waits on 429s. */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 60;
 
-export interface RetryAfter {
-	ms: number;
-	/** The service gave whole seconds (as an HTTP Retry-After does): the true wait may be up to 1 s less. */
-	wholeSeconds: boolean;
+type GiveUp = { notSent?: true; triesCapped?: boolean; beyondCapMs?: number };
+
+/**
+ * One request's 429s (exchange.ts calls it around each send): each wait is taken while it fits
+ * Max Rate Limit Wait and the run's time, else the request fails naming the wait.
+ */
+export class RateLimitWaits {
+	private waitedMs = 0;
+	private tries = 0;
+
+	constructor(
+		private readonly run: RunContext,
+		private readonly pacer: RequestPacer,
+		private readonly maxWaitMs: number,
+		private readonly request: RequestLine & { offInstance?: boolean },
+		private readonly failure: ErrorContext,
+	) {}
+
+	/** Before a slot: a pause another request's 429 set, longer than this one may wait, fails it unsent. */
+	checkPause(): void {
+		const pausedMs = this.pacer.pausedUntilMs - this.run.clock.now();
+		if (!this.fits(pausedMs)) throw this.giveUp(this.run.lastRefusal, pausedMs, { notSent: true });
+	}
+
+	/** A 429 (its body read safely, else `{}`) to the request sent under `ticket`: waited out, or thrown. */
+	async waitOut(body: unknown, headers: IDataObject, ticket: PacerTicket, signal?: AbortSignal) {
+		const { run, pacer } = this;
+		const now = run.clock.now();
+		// Sent after the last pause (not already on its way when a 429 came back).
+		const fresh = pacer.isCurrent(ticket);
+		const asked = refusalWait(run.retryAfterUnit, pacer, { body, headers }, fresh, now);
+		// The floor makes every wait count against Max Rate Limit Wait; the cap on tries ends a loop.
+		const waitMs = Math.max(asked.ms, MIN_RATE_LIMIT_WAIT_MS);
+		const triesCapped = ++this.tries >= MAX_RATE_LIMITED_TRIES;
+		if (!this.request.offInstance) run.lastRefusal = body;
+		// A wait past the hour (a daily quota, a Retry-After in 2099) is never waited out.
+		if (triesCapped || asked.beyondCapMs !== undefined || !this.fits(waitMs)) {
+			// The wait stands for the rest of the run, though this request gives up on it.
+			pacer.pause(now + waitMs);
+			throw this.giveUp(body, waitMs, { triesCapped, beyondCapMs: asked.beyondCapMs });
+		}
+		const ownWaitMs = pacer.refused(now, waitMs, asked.wholeSeconds, ticket, refusalLimit(body));
+		this.waitedMs += ownWaitMs;
+		await run.clock.wait(ownWaitMs, signal);
+	}
+
+	/** An answer that is not a 429; one saying the quota is used up pauses the run until it renews. */
+	accepted(headers: IDataObject): void {
+		this.pacer.accepted();
+		this.run.retryAfterUnit.accepted();
+		const usedUp = this.request.offInstance
+			? undefined
+			: quotaUsedUp(headers, this.run.clock.now());
+		if (!usedUp) return;
+		this.pacer.pause(this.run.clock.now() + usedUp.waitMs);
+		this.run.lastRefusal = usedUp.limit === undefined ? {} : { limit: usedUp.limit };
+	}
+
+	private fits(waitMs: number): boolean {
+		return this.waitedMs + waitMs <= this.maxWaitMs && waitMs <= timeLeftMs(this.run);
+	}
+
 	/**
-	 * Read in milliseconds for want of evidence (a whole number with no header): the wait were it
-	 * seconds. A service that keeps refusing after the short waits counts seconds (`RetryAfterUnit`).
+	 * The error for giving up on a wait of `askedMs`: the wait in plain units and what to do (the
+	 * message is all an AI agent's model is given). Marked for the deadline when that, not Max Rate
+	 * Limit Wait, stopped it (`notSent`: an earlier 429 of the run paused it).
 	 */
-	asSecondsMs?: number;
-	/**
-	 * What the service asked when it was past MAX_SINGLE_WAIT_MS (a daily quota's 20 h, or a
-	 * Retry-After in 2099): `ms` is then the cap, which is ours, not the service's answer.
-	 */
-	beyondCapMs?: number;
+	private giveUp(body: unknown, askedMs: number, how: GiveUp): NodeApiError {
+		const { notSent, triesCapped, beyondCapMs } = how;
+		const { waitedMs, tries, maxWaitMs, run, request } = this;
+		const late = !triesCapped && beyondCapMs === undefined && waitedMs + askedMs <= maxWaitMs;
+		const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
+		const bucket = data.bucket !== undefined ? ` on bucket "${String(data.bucket)}"` : '';
+		const limit = data.limit !== undefined ? ` (limit ${String(data.limit)})` : '';
+		const answer = { statusCode: 429, body, method: request.method, path: request.path };
+		const error = (message: string, description: string) =>
+			apiError(this.failure, answer, `Rate limited${bucket}${limit}: ${message}`, description);
+		// Past the cap: a daily quota's wait is said as asked; one past any real limiter's, as such.
+		if (beyondCapMs !== undefined && beyondCapMs > UNREASONABLE_WAIT_MS)
+			return error(
+				`the service asked for an unreasonable wait (${durationText(beyondCapMs)}); try again later`,
+				`The service's 429 asks to wait ${durationText(beyondCapMs)}, far past any real rate limit (the node waits at most ${durationText(askedMs)} for one 429), so it was not sent again: the instance's clock or its rate limiter may be misconfigured. Try again later; if it persists, tell the instance's administrator.`,
+			);
+		const said = durationText(beyondCapMs ?? askedMs);
+		const waited = Math.round(waitedMs / 1000);
+		if (triesCapped)
+			return error(
+				'refused every time; try again later, with fewer requests at once',
+				`The service answered 429 ${tries} times in a row to this request (waited ${waited} s); it gives up rather than loop. Lower "Concurrent Requests" or send fewer items at once, and check the instance's rate limits.`,
+			);
+		const boundMs = late ? run.callBoundMs : undefined;
+		const maxRateLimitWaitS = Math.round(
+			Math.min(maxWaitMs, waitedMs + Math.max(0, timeLeftMs(run))) / 1000,
+		);
+		const [stoppedBy, advice] =
+			boundMs === undefined
+				? [
+						`the node's "Max Rate Limit Wait" of ${maxRateLimitWaitS} s`,
+						'Raise that option under Request Options, or send fewer items at once.',
+					]
+				: [
+						`what is left of this tool call (${Math.round(boundMs / 1000)} s at most, for its caller gives up)`,
+						`Nothing was done: make the same call again in ${said}.`,
+					];
+		const failed = error(
+			`try again in ${said}`,
+			`The service asks to wait ${said}${waited ? ` more, after ${waited} s of waiting` : ''}${notSent ? ' (it said so to an earlier request of this run)' : ''}: that passes ${stoppedBy}, so it was not sent${notSent ? '' : ' again'}. ${advice}`,
+		);
+		return late ? forTime(failed, { nothingDone: true, retryInMs: askedMs }) : failed;
+	}
 }
+
+/**
+ * A 429's wait. `wholeSeconds`: given in whole seconds (the true wait may be up to 1 s less).
+ * `asSecondsMs`: read in milliseconds for want of evidence (a whole number, no header), the wait
+ * were it seconds (`RetryAfterUnit`). `beyondCapMs`: what was asked past MAX_SINGLE_WAIT_MS (a
+ * daily quota's 20 h, a Retry-After in 2099); `ms` is then our cap, not the service's answer.
+ */
+export type RetryAfter = {
+	ms: number;
+	wholeSeconds: boolean;
+	asSecondsMs?: number;
+	beyondCapMs?: number;
+};
 
 /** A wait the service asked, capped at MAX_SINGLE_WAIT_MS; past it, what it asked is kept apart. */
 function asked(ms: number, wholeSeconds: boolean): RetryAfter {
@@ -31,15 +154,11 @@ function asked(ms: number, wholeSeconds: boolean): RetryAfter {
 }
 
 /**
- * How long a 429 asks us to wait.
- *
- * The spec gives `retryAfter` without a unit. Where the answer also has the standard
- * `Retry-After` header (seconds, or an HTTP date), it decides: the body's number is read in the
- * unit that agrees with it (200 beside "Retry-After: 1" is 200 ms; 3600 beside "3600" is an
- * hour). Without the header, a fraction is seconds (0.05), and a whole number is read in the
- * unit learned so far in the run (`inSeconds`), else short, as milliseconds: a wait read too short
- * costs a refused request, one read too long can cost an hour. With neither, the header alone,
- * else one second.
+ * How long a 429 asks to wait. The spec gives `retryAfter` without a unit. A `Retry-After` header
+ * (seconds, or an HTTP date) decides: the body's number is read in the unit that agrees with it
+ * (200 beside "1" is 200 ms; 3600 beside "3600" an hour). Without it a fraction is seconds, a whole
+ * number in the unit the run learned (`inSeconds`), else as milliseconds: a wait read too short
+ * costs a refused request, one read too long can cost an hour. With neither: the header, or 1 s.
  */
 export function retryAfter(
 	body: unknown,
@@ -62,11 +181,7 @@ export function retryAfter(
 	return fromHeader ?? { ms: 1000, wholeSeconds: true };
 }
 
-/**
- * A 429's `limit`, when it is a count (a positive number, or its text): the most its limiter lets
- * through in one window or second, the spec shows neither which nor the window. Anything else
- * (absent, "100/hour") is no count.
- */
+/** A 429's `limit` when it is a count (a positive number, or its text; not "100/hour"): per window or second, the spec does not say. */
 export function refusalLimit(body: unknown): number | undefined {
 	const limit = numberOrText((body as IDataObject | undefined)?.limit);
 	return typeof limit === 'number' && Number.isFinite(limit) && limit > 0 ? limit : undefined;
@@ -78,11 +193,10 @@ function numberOrText(value: unknown): unknown {
 }
 
 /**
- * The unit of a run's header-less whole-number waits, learned from the service: read short
- * (milliseconds) until the service refuses `SWITCH_AFTER` requests in a row that were sent after
- * the last short wait (none accepted in between, so the run's own requests taking the slot does
- * not count), each answer counting down as seconds would (no more than the time waited, and a
- * second of rounding, off the first); from then on they are seconds, for the rest of the run.
+ * The unit of a run's header-less whole-number waits: milliseconds until the service refuses
+ * SWITCH_AFTER requests in a row sent after the last short wait (none accepted between), each
+ * answer counting down as seconds would (no more than the time waited, and a second of rounding,
+ * off the first); seconds from then on, for the rest of the run.
  */
 export class RetryAfterUnit {
 	inSeconds = false;
@@ -93,10 +207,7 @@ export class RetryAfterUnit {
 		this.streak.count = 0;
 	}
 
-	/**
-	 * Reads one 429's wait, `fresh` when its request was sent after the last pause; returns the
-	 * wait to use, switched to seconds once the evidence is in.
-	 */
+	/** One 429's wait (`fresh`: its request was sent after the last pause), in seconds once the evidence is in. */
 	read(asked: RetryAfter, fresh: boolean, now: number): RetryAfter {
 		if (asked.asSecondsMs === undefined) {
 			this.streak.count = 0;
@@ -115,11 +226,7 @@ export class RetryAfterUnit {
 	}
 }
 
-/**
- * The wait one 429 asks, in the unit the run has learned (`unit`), `fresh` when its request was
- * sent after the last pause. When this answer shows that the waits were seconds all along, what the
- * pace learned from them (read too short) is void: the pacer relearns.
- */
+/** One 429's wait in the run's unit; when it shows the waits were seconds all along, the pacer relearns. */
 export function refusalWait(
 	unit: RetryAfterUnit,
 	pacer: Pick<RequestPacer, 'relearn'>,
@@ -134,12 +241,10 @@ export function refusalWait(
 }
 
 /**
- * A quota an accepted answer says is used up, and for how long: the rate-limit headers a
- * service may send with every answer (the spec shows none). The real backend's throttler (NestJS)
- * sends `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the
- * window ends); the IETF draft names them `RateLimit-*`. `Reset` is read as seconds from now, or
- * as a Unix time (in seconds, or in milliseconds) when it is that large. Undefined unless the
- * answer says 0 remain and when they come back: the next request could only be refused.
+ * A quota an accepted answer says is used up (0 remain), and until when: the next request could
+ * only be refused. The spec shows no such headers; the real backend's throttler (NestJS) sends
+ * `X-RateLimit-Limit/-Remaining/-Reset` (seconds to the window's end), the IETF draft `RateLimit-*`.
+ * A `Reset` that large is a Unix time (seconds or milliseconds).
  */
 export function quotaUsedUp(
 	headers: IDataObject = {},

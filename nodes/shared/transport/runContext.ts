@@ -6,11 +6,8 @@ import { RetryAfterUnit } from './rateLimit';
 export type { ApiContext };
 
 /**
- * What the requests of one run share, and where it lives: the connection (credential → base URL,
- * secret), the pace and the unit of waits learned from 429 answers, and values read once per run
- * (the channel list).
- * The router makes one per node execution, the trigger one per poll, each dropdown one per load;
- * it ends with them.
+ * What the requests of one run share: the connection, the pace and the unit of waits learned from
+ * 429s, values read once (the channel list). One per node execution, trigger poll, dropdown load.
  */
 export class RunContext<Functions extends ApiContext = ApiContext> {
 	/** The run's time: every wait and deadline of its requests is read on it. */
@@ -18,21 +15,11 @@ export class RunContext<Functions extends ApiContext = ApiContext> {
 	readonly pacer = new RequestPacer();
 	readonly retryAfterUnit = new RetryAfterUnit();
 	private readonly onceValues = new Map<string, Promise<unknown>>();
-	/**
-	 * When the run must be over (ms since epoch), if it has a time budget (a trigger poll): no
-	 * request then waits on a 429 or for an answer past it.
-	 */
+	/** When the run must be over (ms since epoch), if it has a time budget (a trigger poll, a tool call). */
 	deadlineMs?: number;
-	/**
-	 * A tool call's bound (ms), when the run is one (`bindToCall`): its deadline is then a promise
-	 * to a caller who gives up, so nothing is sent, waited for or waited out past it (a poll's
-	 * request still gets a little time), and a refusal for it names the bound.
-	 */
+	/** A tool call's bound (ms), when the run is one: nothing is sent or waited past it, and a refusal names it. */
 	callBoundMs?: number;
-	/**
-	 * What last paused the run (a 429's body, or the limit an answer's rate-limit headers gave): what
-	 * items that cannot wait that long fail with.
-	 */
+	/** What last paused the run (a 429's body, or a used-up quota's limit): what items that cannot wait fail with. */
 	lastRefusal?: unknown;
 	/** The service's clock (its `Date` header, ms) at its last answer: the trigger reads the service's time. */
 	serviceDateMs?: number;
