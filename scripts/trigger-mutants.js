@@ -61,8 +61,8 @@ const MUTANTS = [
 		name: 'starting-point-on-service-clock',
 		why: 'the starting point takes what it reads as old whenever it finished',
 		file: `${TRIGGER}/pollTimes.ts`,
-		from: 'if (finishedMs !== undefined && !this.finishedDuringStart(finishedMs))',
-		to: 'if (finishedMs !== undefined)',
+		from: 'return finishedMs > this.recordUpToMs && finishedMs <= nowMs + OVERLAP_MS;',
+		to: 'return finishedMs > Infinity && finishedMs <= nowMs;',
 		test: [...WORLD, 'test/histories/triggerPromise.test.cts'],
 	},
 	{
@@ -99,10 +99,10 @@ const MUTANTS = [
 	},
 	{
 		name: 'whole-read-every',
-		why: 'a read may always stop: no whole read comes after stops',
+		why: 'a read that stops early moves the floor too (as a whole read does)',
 		file: `${TRIGGER}/pollTimes.ts`,
-		from: 'if (this.state.read) return false;\n\t\treturn (this.state.stopsLeft ?? 0) > 0 && this.known.size < MAX_KNOWN / 2;',
-		to: 'return true;',
+		from: 'const moved = whole || this.state.recording ? floorAfter(this.state.floorMs, basisMs) : null;',
+		to: 'const moved = whole || true ? floorAfter(this.state.floorMs, basisMs) : null;',
 		test: [...WORLD, 'test/histories/triggerAdversary.test.cts'],
 	},
 	{

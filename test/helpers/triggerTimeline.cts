@@ -6,7 +6,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { READ_RETRY_DELAYS_MS } from '../../nodes/shared/transport';
-import { apiKeyCredentials } from './fixtures.cjs';
+import nock from 'nock';
+
+import { apiKeyCredentials, pingAnswer, servePing } from './fixtures.cjs';
 import { GenerationService, type ListShape } from './generationService.cjs';
 import { activeTrigger, triggerWorkflow } from './harness.cjs';
 
@@ -122,8 +124,16 @@ export const SHAPES: Array<[string, ListShape]> = [
 
 export const scenarioTotals: string[] = [];
 
-/** Prints the scenarios' totals after a suite (call at its top level). */
-export function reportScenariosAfterAll(): void {
+/**
+ * A timeline suite's hooks (call at its top level): a fresh service answer before each test (the
+ * ping of account org_1), the scenarios' totals printed after the suite.
+ */
+export function useTimelineSuite(): void {
+	beforeEach(() => {
+		nock.cleanAll();
+		pingAnswer.organization = 'org_1';
+		servePing();
+	});
 	afterAll(() => {
 		// eslint-disable-next-line no-console
 		console.info(`trigger scenarios:\n${scenarioTotals.join('\n')}`);

@@ -3,8 +3,6 @@
  * ones, restarts, failed polls), and the state at 20,000 generations. Long histories: `npm test`
  * runs them, `npm run test:unit` (the quick loop) does not.
  */
-import nock from 'nock';
-
 import {
 	baseline,
 	keyOf,
@@ -19,26 +17,20 @@ import {
 } from '../../nodes/SocialContentTrigger/generationState';
 import { KeyMemory } from '../../nodes/SocialContentTrigger/idMemory';
 import { clockNow } from '../helpers/clock.cjs';
-import { apiKeyCredentials, pingAnswer, servePing } from '../helpers/fixtures.cjs';
+import { apiKeyCredentials } from '../helpers/fixtures.cjs';
 import { GenerationService, type ListShape } from '../helpers/generationService.cjs';
 import { activeTrigger, triggerWorkflow } from '../helpers/harness.cjs';
 import {
 	NO_TIMESTAMPS,
 	quiet,
 	report,
-	reportScenariosAfterAll,
+	useTimelineSuite,
 	runTimeline,
 	scenarioTotals,
 	SHAPES,
 } from '../helpers/triggerTimeline.cjs';
 
-reportScenariosAfterAll();
-
-beforeEach(() => {
-	nock.cleanAll();
-	pingAnswer.organization = 'org_1';
-	servePing();
-});
+useTimelineSuite();
 
 describe('Social Content Trigger: exactly once, whatever the list looks like', () => {
 	describe.each(SHAPES)('%s', (name, shape) => {

@@ -2,13 +2,7 @@ import type { IDataObject, WorkflowActivateMode } from 'n8n-workflow';
 import nock from 'nock';
 
 import { MAX_ATTEMPTS } from '../../nodes/SocialContentTrigger/generationState';
-import {
-	APP_URL,
-	apiKeyCredentials,
-	oauth2Credentials,
-	pingAnswer,
-	servePing,
-} from '../helpers/fixtures.cjs';
+import { APP_URL, apiKeyCredentials, oauth2Credentials } from '../helpers/fixtures.cjs';
 import {
 	GENERATIONS_PATH as GEN,
 	GenerationService,
@@ -21,18 +15,12 @@ import {
 	quiet,
 	READ_TRIES,
 	report,
-	reportScenariosAfterAll,
+	useTimelineSuite,
 	runTimeline,
 	type Step,
 } from '../helpers/triggerTimeline.cjs';
 
-reportScenariosAfterAll();
-
-beforeEach(() => {
-	nock.cleanAll();
-	pingAnswer.organization = 'org_1';
-	servePing();
-});
+useTimelineSuite();
 
 describe('Social Content Trigger: one bad generation never blocks the others', () => {
 	test(`outputs that answer 404 for ever (Download Outputs on): the others come out; this one after ${MAX_ATTEMPTS} polls with an error`, async () => {
