@@ -359,6 +359,29 @@ describe.each(ENGINES)("more adversarial histories in n8n's %s poll engine", (en
 		});
 	});
 
+	test('B8: polls 5 minutes apart; a list by creation; an old generation (page 6) run again between two polls: its new outcome fires', async () => {
+		const world = new ServiceWorld(BY_CREATION);
+		world.serve();
+		const poller = enginePoller(engine, { events: ['done'] });
+		const schedule = new Schedule(world, poller, 5 * MINUTE);
+		const old = await world.createDoneMany('old_', 101);
+		await world.advance(HOUR);
+		await schedule.activate();
+		await schedule.polls(2);
+		const deep = old[3];
+		world.rerun(deep);
+		world.finish(deep);
+		for (let poll = 0; poll < 7; poll++) {
+			// New ones at the top each poll: reads that stop above it (rule whole-read-every).
+			await world.createDoneMany(`new${poll}_`, 3);
+			await schedule.polls(1);
+		}
+		expect({ deep: timesFired(world, [deep]), oracle: verdict(world) }).toEqual({
+			deep: [1],
+			oracle: 'clean',
+		});
+	});
+
 	test('B2: a list by creation; one generation runs 3 hours (created before 101 others): it fires when it finishes', async () => {
 		const { world, schedule } = setUp(engine, BY_CREATION);
 		world.create('slow');
